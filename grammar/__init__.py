@@ -1,0 +1,1 @@
+"""Lark grammars of standards-lint (package data)."""

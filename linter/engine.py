@@ -1,0 +1,204 @@
+"""The rule engine: load plugins, collect rules, run them, gather findings.
+
+Plugins (the built-in rule modules among them) come from the entry-point
+group ``standards_lint``.  Each loads on its own: a plugin that fails to
+import is reported and the others still run.  A rule that raises becomes an
+internal-error finding naming the rule, and the run goes on.
+"""
+
+from __future__ import annotations
+
+import traceback
+from typing import Iterable, Optional
+
+import attrs
+
+from .findings import Finding
+from .project import Project
+from .rule import Rule
+
+ENTRY_POINT_GROUP = "standards_lint"
+INTERNAL_ERROR = "SL001"
+UNREADABLE = "SL002"
+PARSE_ERROR = "SL003"
+PLUGIN_ERROR = "SL004"
+
+
+@attrs.define
+class PluginInfo:
+    name: str
+    module: str
+    version: str = ""
+    codes: list[str] = attrs.Factory(list)
+    error: str = ""
+
+
+@attrs.define
+class Registry:
+    rules: list[Rule]
+    plugins: list[PluginInfo]
+    errors: list[str]  # load problems (plugin failed, code collision)
+
+    def by_code(self) -> dict[str, Rule]:
+        return {r.code: r for r in self.rules}
+
+
+_REGISTRY: Optional[Registry] = None
+
+
+def _entry_points():
+    from importlib.metadata import entry_points
+
+    return list(entry_points(group=ENTRY_POINT_GROUP))
+
+
+def load_registry(extra_modules: Iterable[str] = (), *, cached: bool = True) -> Registry:
+    """Load every plugin and collect its rules."""
+    global _REGISTRY
+    extra_modules = tuple(extra_modules)
+    if cached and _REGISTRY is not None and not extra_modules:
+        return _REGISTRY
+    import importlib
+
+    import pluggy
+
+    from . import hookspecs
+    from .rule import Rule as _Rule
+
+    pm = pluggy.PluginManager(hookspecs.PROJECT_NAME)
+    pm.add_hookspecs(hookspecs)
+    plugins: list[PluginInfo] = []
+    errors: list[str] = []
+    sources = []
+    for ep in _entry_points():
+        dist = getattr(ep, "dist", None)
+        sources.append((ep.name, ep.value, dist.version if dist else "", ep.load))
+    for mod in extra_modules:
+        sources.append((mod, mod, "", lambda m=mod: importlib.import_module(m)))
+    seen_values = set()
+    for name, value, version, loader in sources:
+        if value in seen_values:
+            continue
+        seen_values.add(value)
+        info = PluginInfo(name, value, version)
+        plugins.append(info)
+        try:
+            obj = loader()
+            pm.register(obj, name=f"{name}:{value}")
+        except Exception as exc:  # a broken plugin never stops the others
+            info.error = f"{type(exc).__name__}: {exc}"
+            errors.append(f"plugin `{name}` ({value}) failed to load: {info.error}")
+    rules: list[Rule] = []
+    owners: dict[str, str] = {}
+    for info in plugins:
+        if info.error:
+            continue
+        plugin = pm.get_plugin(f"{info.name}:{info.module}")
+        impl = getattr(plugin, "standards_lint_rules", None)
+        if impl is None:
+            continue
+        try:
+            declared = list(impl() or [])
+        except Exception as exc:
+            info.error = f"{type(exc).__name__}: {exc}"
+            errors.append(f"plugin `{info.name}` failed to declare its rules: {info.error}")
+            continue
+        for r in declared:
+            if not isinstance(r, _Rule):
+                errors.append(f"plugin `{info.name}` returned a non-rule object {r!r}")
+                continue
+            if r.code in owners:
+                errors.append(
+                    f"rule code {r.code} is declared by both `{owners[r.code]}` and `{info.name}`; "
+                    f"the second declaration is ignored"
+                )
+                continue
+            owners[r.code] = info.name
+            info.codes.append(r.code)
+            rules.append(attrs.evolve(r, plugin=info.name))
+    rules.sort(key=lambda r: r.code)
+    reg = Registry(rules, plugins, errors)
+    if cached and not extra_modules:
+        _REGISTRY = reg
+    return reg
+
+
+@attrs.define
+class Result:
+    findings: list[Finding]
+    project: Project
+    files_checked: int = 0
+    registry: Optional[Registry] = None
+    internal_errors: int = 0
+
+    @property
+    def error_count(self) -> int:
+        return sum(1 for f in self.findings if f.severity == "error")
+
+
+def run_rules(project: Project, rules: list[Rule]) -> Result:
+    findings: list[Finding] = []
+    internal = 0
+    for r in rules:
+        try:
+            for d in r.check(project) or ():
+                findings.append(
+                    Finding(
+                        code=r.code,
+                        severity=r.severity,
+                        message=d.message,
+                        path=d.path,
+                        line=d.span.line,
+                        column=d.span.column,
+                        end_line=d.span.end_line,
+                        end_column=d.span.end_column,
+                        section=r.section,
+                        rule=r.name,
+                        fix=d.fix,
+                    )
+                )
+        except Exception as exc:
+            internal += 1
+            tb = traceback.extract_tb(exc.__traceback__)
+            where = f" at {tb[-1].filename.rsplit('/', 1)[-1]}:{tb[-1].lineno}" if tb else ""
+            findings.append(
+                Finding(
+                    code=INTERNAL_ERROR,
+                    severity="error",
+                    message=f"internal error in rule {r.code} ({r.name}): {type(exc).__name__}: {exc}{where}",
+                    path=".standards/STATE.md",
+                    line=1,
+                    column=1,
+                    end_line=1,
+                    end_column=1,
+                    section="standards-lint",
+                    rule="internal-error",
+                )
+            )
+    for path, (message, span) in sorted(project.read_problems.items()):
+        findings.append(
+            Finding(UNREADABLE, "error", f"{path} {message}", path, span.line, span.column,
+                    span.end_line, span.end_column, "standards-lint", "unreadable-file")
+        )
+    for path, d in sorted(project._docs.items()):
+        if d is None:
+            continue
+        for message, span in d.errors:
+            findings.append(
+                Finding(PARSE_ERROR, "error", f"{path} {message}", path, span.line, span.column,
+                        span.end_line, span.end_column, "standards-lint", "parse-error")
+            )
+    findings.sort(key=Finding.sort_key)
+    return Result(findings, project, len(project._docs), internal_errors=internal)
+
+
+def lint(root: str, *, use_git: bool = True, registry: Optional[Registry] = None) -> Result:
+    reg = registry or load_registry()
+    project = Project(root, use_git=use_git)
+    result = run_rules(project, reg.rules)
+    result.registry = reg
+    for err in reg.errors:
+        result.findings.insert(
+            0, Finding(PLUGIN_ERROR, "error", err, ".standards", 1, 1, 1, 1, "standards-lint", "plugin-error")
+        )
+    return result

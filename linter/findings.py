@@ -1,0 +1,69 @@
+"""Findings and fixes: plain data that output formats and the fixer consume."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import attrs
+
+SEVERITIES = ("error", "warning", "info")
+
+
+@attrs.frozen
+class Edit:
+    """Replace characters ``[start, end)`` of the decoded file ``path``."""
+
+    path: str
+    start: int
+    end: int
+    replacement: str
+
+    def to_json(self) -> dict:
+        return {"path": self.path, "start": self.start, "end": self.end, "replacement": self.replacement}
+
+
+@attrs.frozen
+class Fix:
+    edits: tuple[Edit, ...]
+    applicability: str = "safe"  # "safe" | "unsafe"
+    description: str = ""
+
+    def to_json(self) -> dict:
+        return {
+            "applicability": self.applicability,
+            "description": self.description,
+            "edits": [e.to_json() for e in self.edits],
+        }
+
+
+@attrs.define
+class Finding:
+    code: str
+    severity: str
+    message: str
+    path: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    section: str
+    rule: str = ""
+    fix: Optional[Fix] = None
+
+    def sort_key(self):
+        return (self.path, self.line, self.column, self.code, self.message)
+
+    def to_json(self) -> dict:
+        return {
+            "code": self.code,
+            "severity": self.severity,
+            "message": self.message,
+            "path": self.path,
+            "line": self.line,
+            "column": self.column,
+            "end_line": self.end_line,
+            "end_column": self.end_column,
+            "section": self.section,
+            "rule": self.rule,
+            "fix": self.fix.to_json() if self.fix else None,
+        }

@@ -1,0 +1,58 @@
+"""Output formats: text (for people) and JSON (for tools)."""
+
+from __future__ import annotations
+
+import json
+
+from .engine import Result
+
+
+def summary(result: Result) -> dict:
+    counts = {"error": 0, "warning": 0, "info": 0}
+    for f in result.findings:
+        counts[f.severity] = counts.get(f.severity, 0) + 1
+    project = result.project
+    if not project.git_checked:
+        git = "not needed"
+        notes = []
+    elif project.head is None:
+        git = "none"
+        notes = ["Not a git repository (or git is unavailable): comparisons with the last commit were skipped."]
+    else:
+        git = "head"
+        notes = []
+    return {
+        "findings": len(result.findings),
+        "errors": counts["error"],
+        "warnings": counts["warning"],
+        "infos": counts["info"],
+        "files_parsed": result.files_checked,
+        "git": git,
+        "notes": notes,
+    }
+
+
+def render_text(result: Result) -> str:
+    lines = [f"{f.path}:{f.line}:{f.column}: {f.code} {f.message}" for f in result.findings]
+    s = summary(result)
+    if result.findings:
+        parts = []
+        for key, word in (("errors", "error"), ("warnings", "warning"), ("infos", "info")):
+            if s[key]:
+                parts.append(f"{s[key]} {word}{'s' if s[key] != 1 and word != 'info' else ''}")
+        fixable = sum(1 for f in result.findings if f.fix is not None)
+        tail = f" ({fixable} fixable with --fix)" if fixable else ""
+        lines.append(f"Found {len(result.findings)} problem{'s' if len(result.findings) != 1 else ''}: {', '.join(parts)}{tail}.")
+    else:
+        lines.append("All checks passed.")
+    for note in s["notes"]:
+        lines.append(f"note: {note}")
+    return "\n".join(lines) + "\n"
+
+
+def render_json(result: Result) -> str:
+    return json.dumps(
+        {"findings": [f.to_json() for f in result.findings], "summary": summary(result)},
+        indent=2,
+        ensure_ascii=False,
+    ) + "\n"

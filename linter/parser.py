@@ -1,0 +1,333 @@
+"""Parse Markdown workflow files into :mod:`standards_lint.ast` nodes.
+
+The Lark grammar (``grammar/markdown.lark``) is built once per process, on
+first use, and Lark's own grammar cache keeps the LALR tables on disk between
+processes, so a run pays for grammar construction at most once.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from typing import Optional
+
+from .ast import (
+    Code,
+    Comment,
+    ConflictMarker,
+    Container,
+    Document,
+    Field,
+    Heading,
+    ListItem,
+    Prose,
+    Provenance,
+    ProvenanceEntry,
+    Span,
+)
+
+_PARSER = None
+
+
+def _grammar_text() -> str:
+    from importlib import resources
+
+    return resources.files("standards_lint.grammar").joinpath("markdown.lark").read_text("utf-8")
+
+
+def get_parser():
+    """The process-wide LALR parser (built lazily, cached by Lark on disk)."""
+    global _PARSER
+    if _PARSER is None:
+        import os
+        import tempfile
+
+        from lark import Lark
+
+        cache_dir = os.environ.get("STANDARDS_LINT_CACHE_DIR") or os.path.join(
+            tempfile.gettempdir(), "standards-lint-cache"
+        )
+        cache: object = True
+        try:
+            os.makedirs(cache_dir, exist_ok=True)
+            from . import __version__
+
+            cache = os.path.join(cache_dir, f"markdown-{__version__}-{_grammar_hash()}.lark.cache")
+        except OSError:
+            cache = False
+        try:
+            _PARSER = Lark(
+                _grammar_text(),
+                parser="lalr",
+                lexer="contextual",
+                propagate_positions=False,
+                maybe_placeholders=False,
+                cache=cache,
+            )
+        except OSError:  # unwritable cache: build without it
+            _PARSER = Lark(_grammar_text(), parser="lalr", lexer="contextual")
+    return _PARSER
+
+
+def _grammar_hash() -> str:
+    import hashlib
+
+    return hashlib.sha256(_grammar_text().encode("utf-8")).hexdigest()[:16]
+
+
+class LineIndex:
+    """Maps character offsets to 1-based (line, column)."""
+
+    def __init__(self, text: str):
+        self.starts = [0]
+        find = text.find
+        i = find("\n")
+        while i != -1:
+            self.starts.append(i + 1)
+            i = find("\n", i + 1)
+
+    def position(self, offset: int) -> tuple[int, int]:
+        line = bisect.bisect_right(self.starts, offset) - 1
+        return line + 1, offset - self.starts[line] + 1
+
+    def span(self, start: int, end: int) -> Span:
+        line, col = self.position(start)
+        end_line, end_col = self.position(end)
+        return Span(line, col, end_line, end_col, start, end)
+
+
+_HEADING_RE = re.compile(r"^[ ]{0,3}(#{1,6})[ \t]*(.*?)(?:[ \t]+#+)?[ \t]*\r?$")
+_PROVENANCE_OPEN = "<!-- STANDARDS"
+
+
+def _code_from_token(path: str, tok, index: LineIndex) -> Code:
+    raw = str(tok)
+    n = len(raw) - len(raw.lstrip("`"))
+    inner = raw[n:-n]
+    start = tok.start_pos
+    value = inner
+    # CommonMark: one leading and trailing space is stripped when both exist
+    # and the content is not all spaces.
+    inner_start = start + n
+    if len(inner) >= 2 and inner[0] in " \n" and inner[-1] in " \n" and inner.strip():
+        value = inner[1:-1]
+        inner_start += 1
+    value_span = index.span(inner_start, inner_start + len(value))
+    return Code(path, index.span(start, tok.end_pos), value.replace("\r\n", "\n"), n, value_span)
+
+
+def parse_markdown(text: str, path: str) -> Document:
+    """Parse *text* (already decoded) into a :class:`Document`.  Never raises."""
+    index = LineIndex(text)
+    doc = Document(path, index.span(0, len(text)), text)
+    doc.header = Container(path, index.span(0, 0))
+    try:
+        tree = get_parser().parse(text)
+        children = tree.children
+    except Exception as exc:  # pragma: no cover - the grammar is total
+        line = getattr(exc, "line", 1) or 1
+        column = getattr(exc, "column", 1) or 1
+        offset = index.starts[min(line, len(index.starts)) - 1] + column - 1
+        doc.errors.append((f"cannot parse: {type(exc).__name__}", index.span(offset, offset)))
+        if offset > 0:
+            partial = parse_markdown(text[: index.starts[line - 1]], path)
+            partial.text = text
+            partial.span = doc.span
+            partial.errors = doc.errors + partial.errors
+            return partial
+        return doc
+    _Builder(doc, index).build(children)
+    return doc
+
+
+class _Builder:
+    def __init__(self, doc: Document, index: LineIndex):
+        self.doc = doc
+        self.index = index
+        self.path = doc.path
+        self.section: Optional[Container] = None
+        self.sub: Optional[Container] = None
+        self.item: Optional[ListItem] = None
+        self.line_blank = True  # nothing but whitespace seen on this line so far
+        self.first_content = True
+
+    # -- containers ---------------------------------------------------------
+    def container(self) -> Container:
+        if self.sub is not None:
+            return self.sub
+        if self.section is not None:
+            return self.section
+        return self.doc.header
+
+    def close_item(self, end: Optional[int] = None) -> None:
+        item = self.item
+        if item is not None:
+            stop = end if end is not None else item.span.end
+            item.span = self.index.span(item.span.start, max(stop, item.span.start))
+            self.item = None
+
+    def extend_item(self, end: int) -> None:
+        if self.item is not None and end > self.item.span.end:
+            self.item.span = self.index.span(self.item.span.start, end)
+
+    # -- main loop ----------------------------------------------------------
+    def build(self, children) -> None:
+        doc = self.doc
+        index = self.index
+        path = self.path
+        for node in children:
+            if hasattr(node, "data"):
+                kind = node.data
+                toks = node.children
+                tok = toks[0]
+            else:  # NL token
+                kind = "nl"
+                tok = node
+            start, end = tok.start_pos, (toks[-1].end_pos if kind != "nl" else tok.end_pos)
+            if kind == "nl":
+                if self.line_blank:
+                    self.close_item()
+                self.line_blank = True
+                continue
+            if kind == "text":
+                value = str(tok)
+                if value.strip() and value.strip() != "\ufeff":
+                    self.line_blank = False
+                    self.first_content = False
+                    prose = Prose(path, index.span(start, end), value)
+                    doc.prose.append(prose)
+                    if self.item is not None:
+                        self.item.text += value
+                        self.extend_item(end)
+                    else:
+                        self.container().prose.append(prose)
+                continue
+            was_first = self.first_content
+            self.first_content = False
+            self.line_blank = False
+            if kind == "heading":
+                self.close_item()
+                self.heading(tok, start, end)
+            elif kind == "comment":
+                self.comment(tok, start, end, was_first)
+            elif kind == "conflict":
+                self.close_item()
+                doc.conflicts.append(ConflictMarker(path, index.span(start, end), str(tok).rstrip("\r")))
+            elif kind == "fence":
+                self.close_item()
+            elif kind == "bullet":
+                self.close_item()
+                item = ListItem(path, index.span(start, end), str(tok).strip())
+                self.item = item
+                doc.items.append(item)
+                self.container().items.append(item)
+            elif kind == "code":
+                code = _code_from_token(path, tok, index)
+                doc.codes.append(code)
+                if self.item is not None:
+                    self.item.codes.append(code)
+                    if self.item.first_code is None and not self.item.text.strip():
+                        self.item.first_code = code
+                    self.item.text += str(tok)
+                    self.extend_item(end)
+                else:
+                    self.container().codes.append(code)
+            elif kind == "field":
+                name_tok, _sep, value_tok = toks
+                name = _code_from_token(path, name_tok, index)
+                value = _code_from_token(path, value_tok, index)
+                fld = Field(
+                    path,
+                    index.span(start, end),
+                    name.value,
+                    value.value,
+                    name.span,
+                    value.value_span or value.span,
+                )
+                doc.fields.append(fld)
+                doc.codes.append(name)
+                if self.item is not None:
+                    self.item.fields.append(fld)
+                    if self.item.first_code is None and not self.item.text.strip():
+                        self.item.first_code = name
+                    self.item.text += str(name_tok) + ": " + str(value_tok)
+                    self.extend_item(end)
+                else:
+                    self.container().fields.append(fld)
+                # A value that ends a line leaves the next line fresh.
+                if "\n" in str(value_tok):
+                    pass
+
+    def heading(self, tok, start: int, end: int) -> None:
+        doc = self.doc
+        m = _HEADING_RE.match(str(tok))
+        level = len(m.group(1)) if m else 1
+        text = (m.group(2) if m else str(tok).lstrip("# ")).strip()
+        h = Heading(self.path, self.index.span(start, end), level, text)
+        doc.headings.append(h)
+        if level == 1:
+            if doc.title is None:
+                doc.title = h
+            return
+        if level == 2:
+            sec = Container(self.path, h.span, heading=h)
+            doc.sections.append(sec)
+            self.section = sec
+            self.sub = None
+            return
+        sub = Container(self.path, h.span, heading=h)
+        (self.section or doc.header).subsections.append(sub)
+        self.sub = sub
+
+    def comment(self, tok, start: int, end: int, was_first: bool) -> None:
+        doc = self.doc
+        raw = str(tok)
+        closed = raw.endswith("-->") and len(raw) >= 7
+        c = Comment(self.path, self.index.span(start, end), raw, closed)
+        doc.comments.append(c)
+        if was_first and doc.provenance is None and _is_provenance_open(raw):
+            if not closed:
+                # Take the block's lines up to the first blank line.
+                rest = doc.text[start:]
+                stop = re.search(r"\n[ \t]*\r?\n", rest)
+                raw = rest[: stop.start()] if stop else rest
+            doc.provenance = _parse_provenance(self.path, raw, start, self.index, closed)
+
+
+def _is_provenance_open(raw: str) -> bool:
+    if not raw.startswith(_PROVENANCE_OPEN):
+        return False
+    rest = raw[len(_PROVENANCE_OPEN):]
+    return rest == "" or rest[0] in "\r\n \t-"
+
+
+def _parse_provenance(path: str, raw: str, start: int, index: LineIndex, closed: bool) -> Provenance:
+    prov = Provenance(path, index.span(start, start + len(raw)), closed=closed)
+    if not closed:
+        first_line_end = raw.find("\n")
+        end = start + (first_line_end if first_line_end != -1 else len(raw))
+        prov.errors.append(("the provenance block is never closed with `-->`", index.span(start, end)))
+    body_start = len(_PROVENANCE_OPEN)
+    body = raw[body_start: len(raw) - 3] if closed else raw[body_start:]
+    offset = start + body_start
+    seen: dict[str, ProvenanceEntry] = {}
+    for line in body.split("\n"):
+        line_start = offset
+        offset += len(line) + 1
+        content = line.rstrip("\r")
+        stripped = content.strip()
+        if not stripped:
+            continue
+        lead = len(content) - len(content.lstrip())
+        s = index.span(line_start + lead, line_start + lead + len(stripped))
+        key, sep, value = stripped.partition(":")
+        if not sep or key.strip() not in ("Artifact", "Cycle", "ReviewKind") or key != key.strip():
+            prov.errors.append((f"unexpected provenance line `{stripped}`", s))
+            continue
+        entry = ProvenanceEntry(path, s, key, value.strip())
+        if key in seen:
+            prov.errors.append((f"`{key}` appears twice in the provenance block", s))
+            continue
+        seen[key] = entry
+        prov.entries.append(entry)
+    return prov

@@ -1,0 +1,149 @@
+"""The project model that rules read: files, parsed documents, STATE.md,
+MODE.md and (inside a git repository) the last commit.
+
+Everything is lazy: a file is read and parsed only when a rule asks for it,
+and each at most once per run.
+"""
+
+from __future__ import annotations
+
+import os
+from functools import cached_property
+from typing import Optional
+
+from .ast import Document, Span
+from .parser import LineIndex, parse_markdown
+from .source import DiskSource, GitHead, ReadError
+
+STANDARDS_DIR = ".standards"
+STATE_PATH = ".standards/STATE.md"
+MODE_PATH = ".standards/MODE.md"
+DOCS_DIR = ".standards/docs"
+
+
+def find_root(start: str) -> Optional[str]:
+    """The nearest folder at or above *start* holding ``.standards/``."""
+    cur = os.path.abspath(start)
+    while True:
+        if os.path.isdir(os.path.join(cur, STANDARDS_DIR)):
+            return cur
+        parent = os.path.dirname(cur)
+        if parent == cur:
+            return None
+        cur = parent
+
+
+class Project:
+    def __init__(self, root: str, *, use_git: bool = True):
+        self.root = os.path.abspath(root)
+        self.source = DiskSource(self.root)
+        self.use_git = use_git
+        self._texts: dict[str, Optional[str]] = {}
+        self._docs: dict[str, Optional[Document]] = {}
+        # Files that could not be read or decoded: path -> (message, span).
+        self.read_problems: dict[str, tuple[str, Span]] = {}
+
+    # -- inventory --------------------------------------------------------
+    @cached_property
+    def files(self) -> list[str]:
+        return self.source.walk()
+
+    @cached_property
+    def file_set(self) -> frozenset[str]:
+        return frozenset(self.files)
+
+    @cached_property
+    def markdown_files(self) -> list[str]:
+        return [f for f in self.files if f.lower().endswith(".md")]
+
+    def kind(self, rel: str) -> Optional[str]:
+        return self.source.kind(rel)
+
+    def exists(self, rel: str) -> bool:
+        return self.source.kind(rel) is not None
+
+    # -- reading ----------------------------------------------------------
+    def text(self, rel: str) -> Optional[str]:
+        """Decoded text of a file, or None when absent or unreadable."""
+        if rel in self._texts:
+            return self._texts[rel]
+        text: Optional[str] = None
+        try:
+            data = self.source.read_bytes(rel)
+        except ReadError as exc:
+            if self.source.kind(rel) == "file":
+                self.read_problems[rel] = (f"cannot be read: {exc}", Span(1, 1, 1, 1, 0, 0))
+        else:
+            text = self._decode(rel, data)
+        self._texts[rel] = text
+        return text
+
+    def _decode(self, rel: str, data: bytes) -> Optional[str]:
+        if data.startswith(b"\xef\xbb\xbf"):
+            data = data[3:]
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            good = data[: exc.start].decode("utf-8", "replace")
+            idx = LineIndex(good)
+            line, col = idx.position(len(good))
+            self.read_problems[rel] = (
+                f"is not valid UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start})",
+                Span(line, col, line, col + 1, len(good), len(good) + 1),
+            )
+            return None
+
+    def doc(self, rel: str) -> Optional[Document]:
+        """Parsed document, or None when absent or unreadable."""
+        if rel in self._docs:
+            return self._docs[rel]
+        text = self.text(rel)
+        d = parse_markdown(text, rel) if text is not None else None
+        self._docs[rel] = d
+        return d
+
+    # -- the workflow files -------------------------------------------------
+    @cached_property
+    def state(self):
+        """The STATE.md model, or None when the file is absent or unreadable."""
+        from .state import StateModel
+
+        d = self.doc(STATE_PATH)
+        return StateModel(d) if d is not None else None
+
+    @cached_property
+    def mode_doc(self) -> Optional[Document]:
+        return self.doc(MODE_PATH)
+
+    @cached_property
+    def records(self):
+        """Every valid STANDARDS record (see :mod:`standards_lint.records`)."""
+        from .records import inventory
+
+        return inventory(self)
+
+    def records_of(self, cycle: str, artifact: Optional[str] = None) -> list:
+        return [r for r in self.records if r.cycle == cycle and (artifact is None or r.artifact == artifact)]
+
+    # -- git ------------------------------------------------------------------
+    @cached_property
+    def head(self) -> Optional[GitHead]:
+        """The last commit, or None outside a git repository."""
+        if not self.use_git:
+            return None
+        self.git_checked = True
+        return self.source.git_head()
+
+    @cached_property
+    def head_state(self):
+        """STATE.md as committed at HEAD, or None."""
+        from .state import StateModel
+
+        if self.head is None:
+            return None
+        text = self.head.read(STATE_PATH)
+        if text is None:
+            return None
+        return StateModel(parse_markdown(text.lstrip("\ufeff"), STATE_PATH))
+
+    git_checked = False

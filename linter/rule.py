@@ -1,0 +1,131 @@
+"""Rule declarations.
+
+A rule is declared once, with everything its documentation, its SARIF
+descriptor and the engine need::
+
+    @rule(
+        code="SL501",
+        name="recovery-active-mismatch",
+        section="Recovery Mechanics",
+        summary="Recovery.Active must be true exactly when frames exist.",
+        explanation=\"\"\"What it does / why / example / fix safety (Markdown).\"\"\",
+        fix="safe",
+    )
+    def recovery_active(project):
+        ...
+        yield report(node, "message", fix=...)
+
+The check function receives the :class:`~standards_lint.project.Project` and
+yields :class:`Diagnostic` objects; the engine stamps code, severity and
+section on them.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Iterable, Optional, Union
+
+import attrs
+
+from .ast import Node, Span
+from .findings import Edit, Fix
+
+FIX_KINDS = ("none", "safe", "unsafe", "sometimes")
+
+
+@attrs.frozen
+class Diagnostic:
+    path: str
+    span: Span
+    message: str
+    fix: Optional[Fix] = None
+
+
+@attrs.frozen
+class Rule:
+    code: str
+    name: str
+    section: str
+    summary: str
+    explanation: str
+    check: Callable[..., Iterable[Diagnostic]] = attrs.field(repr=False)
+    severity: str = "error"
+    fix: str = "none"
+    # Where the reference checker has a matching message, the rule is part of
+    # parity; rules beyond the checker say so here.
+    beyond_checker: bool = False
+    bad_example: str = ""
+    good_example: str = ""
+    plugin: str = ""
+
+
+def rule(
+    *,
+    code: str,
+    name: str,
+    section: str,
+    summary: str,
+    explanation: str = "",
+    severity: str = "error",
+    fix: str = "none",
+    beyond_checker: bool = False,
+    bad_example: str = "",
+    good_example: str = "",
+):
+    """Decorator turning a check function into a :class:`Rule`."""
+    if fix not in FIX_KINDS:
+        raise ValueError(f"fix must be one of {FIX_KINDS}")
+
+    def wrap(func: Callable[..., Iterable[Diagnostic]]) -> Rule:
+        return Rule(
+            code=code,
+            name=name,
+            section=section,
+            summary=summary,
+            explanation=(explanation or func.__doc__ or "").strip(),
+            check=func,
+            severity=severity,
+            fix=fix,
+            beyond_checker=beyond_checker,
+            bad_example=bad_example,
+            good_example=good_example,
+        )
+
+    return wrap
+
+
+_FILE_START = Span(1, 1, 1, 1, 0, 0)
+
+
+def report(
+    where: Union[Node, tuple[str, Span], str],
+    message: str,
+    fix: Optional[Fix] = None,
+) -> Diagnostic:
+    """A diagnostic at a node, at ``(path, span)``, or at the start of a path."""
+    if isinstance(where, str):
+        return Diagnostic(where, _FILE_START, message, fix)
+    if isinstance(where, tuple):
+        return Diagnostic(where[0], where[1], message, fix)
+    return Diagnostic(where.path, where.span, message, fix)
+
+
+def replace(path: str, span: Span, text: str, *, safe: bool = True, description: str = "") -> Fix:
+    """A one-edit fix replacing ``span`` of ``path`` with ``text``."""
+    return Fix((Edit(path, span.start, span.end, text),), "safe" if safe else "unsafe", description)
+
+
+def module_rules(namespace: dict):
+    """Make the ``standards_lint_rules`` hook implementation of a rule module.
+
+    Use at the end of a module: ``standards_lint_rules = module_rules(globals())``.
+    It returns every :class:`Rule` defined at module level, in definition order.
+    """
+    from .hookspecs import hookimpl
+
+    rules = [v for v in namespace.values() if isinstance(v, Rule)]
+
+    @hookimpl
+    def standards_lint_rules():
+        return list(rules)
+
+    return standards_lint_rules

@@ -1,0 +1,125 @@
+"""A model of ``.standards/STATE.md`` in the protocol's words.
+
+Values keep the nodes they came from, so rules can point at them.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cached_property
+from typing import Optional
+
+from .ast import Container, Document, Field, ListItem
+
+HEADER_FIELDS = ("WorkflowState", "CycleMode", "PendingCycleMode", "PendingCycleRequest", "PendingCycleBlockedOn")
+ACTIVE_WORK_FIELDS = (
+    "Id",
+    "Request",
+    "CompletionPolicy",
+    "Scope",
+    "Architecture",
+    "Development",
+    "PromotionReason",
+    "AuditTarget",
+    "BlockedOn",
+    "PendingVerificationCadence",
+)
+HANDOFF_FIELDS = ("Kind", "From", "FailureType", "Reason")
+FRAME_FIELDS = ("From", "Owner", "FailureType", "Reason", "ResumeAt", "RerunThrough")
+SECTIONS = ("Active Work", "Handoff", "Recovery", "Outstanding Obligations")
+
+_FRAME_RE = re.compile(r"^Frame (\d+)$")
+_OBLIGATION_RE = re.compile(r"^Obligation (\d+)$")
+
+
+class StateModel:
+    def __init__(self, doc: Document):
+        self.doc = doc
+        self.path = doc.path
+
+    # -- sections -------------------------------------------------------------
+    def sections(self, title: str) -> list[Container]:
+        return self.doc.sections_named(title)
+
+    def section(self, title: str) -> Optional[Container]:
+        """The section when present exactly once."""
+        found = self.sections(title)
+        return found[0] if len(found) == 1 else None
+
+    @property
+    def header(self) -> Container:
+        return self.doc.header
+
+    @cached_property
+    def active_work(self) -> Optional[Container]:
+        return self.section("Active Work")
+
+    @cached_property
+    def handoff(self) -> Optional[Container]:
+        return self.section("Handoff")
+
+    @cached_property
+    def recovery(self) -> Optional[Container]:
+        return self.section("Recovery")
+
+    @cached_property
+    def obligations(self) -> Optional[Container]:
+        return self.section("Outstanding Obligations")
+
+    # -- fields ---------------------------------------------------------------
+    @staticmethod
+    def one(container: Optional[Container], name: str) -> Optional[Field]:
+        """The field when it occurs exactly once in *container*."""
+        if container is None:
+            return None
+        found = container.all_fields(name)
+        return found[0] if len(found) == 1 else None
+
+    def value(self, container: Optional[Container], name: str) -> Optional[str]:
+        f = self.one(container, name)
+        return f.value if f is not None else None
+
+    # Header values (None when missing or repeated).
+    @property
+    def workflow_state(self) -> Optional[str]:
+        return self.value(self.header, "WorkflowState")
+
+    @property
+    def cycle_mode(self) -> Optional[str]:
+        return self.value(self.header, "CycleMode")
+
+    def aw(self, name: str) -> Optional[str]:
+        """An Active Work value."""
+        return self.value(self.active_work, name)
+
+    def ho(self, name: str) -> Optional[str]:
+        """A Handoff value."""
+        return self.value(self.handoff, name)
+
+    # -- recovery and obligations ---------------------------------------------
+    @cached_property
+    def frames(self) -> list[Container]:
+        return list(self.recovery.subsections) if self.recovery is not None else []
+
+    @cached_property
+    def obligation_entries(self) -> list[Container]:
+        return list(self.obligations.subsections) if self.obligations is not None else []
+
+    @staticmethod
+    def entry_number(container: Container, kind: str) -> Optional[int]:
+        m = (_FRAME_RE if kind == "Frame" else _OBLIGATION_RE).match(container.title)
+        return int(m.group(1)) if m else None
+
+    # -- baseline reconciliation ----------------------------------------------
+    @cached_property
+    def baseline_field(self) -> Optional[Field]:
+        return self.one(self.active_work, "BaselineReconciliation")
+
+    @cached_property
+    def baseline_entries(self) -> list[ListItem]:
+        """List items that follow ``BaselineReconciliation`` in Active Work."""
+        aw = self.active_work
+        f = self.baseline_field
+        if aw is None or f is None:
+            return []
+        return [i for i in aw.items if i.span.start > f.span.start]
