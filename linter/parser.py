@@ -102,6 +102,8 @@ _PROVENANCE_OPEN = "<!-- STANDARDS"
 
 def _code_from_token(path: str, tok, index: LineIndex) -> Code:
     raw = str(tok)
+    if tok.type == "EMPTY_CODE":
+        return Code(path, index.span(tok.start_pos, tok.end_pos), "", 2, index.span(tok.start_pos + 1, tok.start_pos + 1))
     n = len(raw) - len(raw.lstrip("`"))
     inner = raw[n:-n]
     start = tok.start_pos
@@ -235,6 +237,10 @@ class _Builder:
             elif kind == "field":
                 name_tok, _sep, value_tok = toks
                 name = _code_from_token(path, name_tok, index)
+                if value_tok.type == "TEXT":  # a stray backtick: not a field
+                    doc.codes.append(name)
+                    self.container().codes.append(name) if self.item is None else self.item.codes.append(name)
+                    continue
                 value = _code_from_token(path, value_tok, index)
                 fld = Field(
                     path,
