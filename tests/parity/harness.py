@@ -179,6 +179,7 @@ def main(argv=None) -> int:
     ap.add_argument("--grep", help="only cases with an expected message matching this regex")
     ap.add_argument("--show", type=int, default=10, help="failing cases to print")
     ap.add_argument("--file", action="append", help="only these case files")
+    ap.add_argument("--only-codes", help="report only missing/extra problems whose codes start with this prefix (e.g. SL5)")
     args = ap.parse_args(argv)
     rows = load_map()
     known = load_known()
@@ -195,6 +196,11 @@ def main(argv=None) -> int:
         if args.grep and not any(re.search(args.grep, p["message"]) for p in case["expected"]["problems"]):
             continue
         o = run_case(case, rows, reg, base, known)
+        if args.only_codes:
+            pre = args.only_codes
+            o.missing = [p for p in o.missing if any(c.startswith(pre) for c in (classify(p["message"], rows).codes))]
+            o.extra = [f for f in o.extra if f.code.startswith(pre)]
+            o.unmapped = []
         totals["cases"] += 1
         totals["ok"] += o.ok
         totals["expected"] += len(case["expected"]["problems"])
