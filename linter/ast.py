@@ -39,12 +39,18 @@ class Code(Node):
 
 @attrs.define(eq=False)
 class Field(Node):
-    """A field pair `` `Name`: `value` ``."""
+    """A field pair `` `Name`: `value` ``.
+
+    ``bare`` is true for `` `Name`: `` ending a line with no value (the list
+    form, as in ``BaselineReconciliation``); ``value`` is then ``""`` and
+    ``value_span`` is the empty span just after the colon.
+    """
 
     name: str
     value: str
     name_span: Span
     value_span: Span
+    bare: bool = False
 
 
 @attrs.define(eq=False)

@@ -234,6 +234,19 @@ class _Builder:
                     self.extend_item(end)
                 else:
                     self.container().codes.append(code)
+            elif kind == "label":
+                name_tok, sep = toks
+                name = _code_from_token(path, name_tok, index)
+                after = sep.start_pos + 1
+                fld = Field(path, index.span(start, after), name.value, "", name.span,
+                            index.span(after, after), bare=True)
+                doc.fields.append(fld)
+                doc.codes.append(name)
+                if self.item is not None:
+                    self.item.fields.append(fld)
+                    self.extend_item(end)
+                else:
+                    self.container().fields.append(fld)
             elif kind == "field":
                 name_tok, _sep, value_tok = toks
                 name = _code_from_token(path, name_tok, index)

@@ -1,0 +1,159 @@
+"""The grammar and the AST builder."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+
+from standards_lint.parser import parse_markdown
+
+ROOT = Path(__file__).resolve().parents[1]
+CORPUS = ROOT.parent / "shared" / "corpus"
+
+
+def fields(doc):
+    return {(f.name, f.value) for f in doc.fields}
+
+
+def test_field_pairs_several_on_a_line_and_wrapped():
+    text = "# T\n\n`A`: `1` `B`:\n`two words` `C`: `3`\n"
+    doc = parse_markdown(text, "x.md")
+    assert [(f.name, f.value) for f in doc.header.fields] == [("A", "1"), ("B", "two words"), ("C", "3")]
+    b = doc.header.field("B")
+    assert (b.span.line, b.span.column, b.span.end_line) == (3, 10, 4)
+    assert (b.value_span.line, b.value_span.column) == (4, 2)
+
+
+def test_value_with_longer_fence_holds_backticks():
+    doc = parse_markdown("`Reason`: `` uses `x` here ``\n", "x.md")
+    assert [(f.name, f.value) for f in doc.fields] == [("Reason", "uses `x` here")]
+
+
+def test_value_running_over_many_lines():
+    doc = parse_markdown("`Request`: `line one\nline two\nline three` `Next`: `n`\n", "x.md")
+    assert [f.value for f in doc.fields] == ["line one\nline two\nline three", "n"]
+    assert doc.fields[1].span.line == 3
+
+
+def test_empty_value():
+    doc = parse_markdown("`Cycle`: `` `Status`: `COMPLETE`\n", "x.md")
+    assert [(f.name, f.value) for f in doc.fields] == [("Cycle", ""), ("Status", "COMPLETE")]
+
+
+def test_sections_subsections_and_list_items():
+    text = (
+        "# Title\n\n`X`: `1`\n\n## Recovery\n\n`Active`: `true`\n\n### Frame 1\n\n`Owner`: `TESTING`\n\n"
+        "## Active Work\n\n`BaselineReconciliation`:\n\n- `SourceCycle`: `a`\n  `Request`: `b`\n- `SourceCycle`: `c`\n"
+    )
+    doc = parse_markdown(text, "x.md")
+    assert doc.title.text == "Title"
+    assert [s.title for s in doc.sections] == ["Recovery", "Active Work"]
+    rec = doc.sections[0]
+    assert [f.name for f in rec.fields] == ["Active"]
+    assert [s.title for s in rec.subsections] == ["Frame 1"]
+    assert [f.name for f in rec.subsections[0].fields] == ["Owner"]
+    aw = doc.sections[1]
+    assert [f.name for f in aw.fields] == ["BaselineReconciliation"]
+    assert [[(f.name, f.value) for f in i.fields] for i in aw.items] == [
+        [("SourceCycle", "a"), ("Request", "b")],
+        [("SourceCycle", "c")],
+    ]
+    assert aw.items[0].span.line == 17
+
+
+def test_comments_are_kept_and_fields_inside_are_ignored():
+    text = "<!-- a\n`Hidden`: `x`\n-->\n`Shown`: `y`\n"
+    doc = parse_markdown(text, "x.md")
+    assert [f.name for f in doc.fields] == ["Shown"]
+    assert len(doc.comments) == 1 and doc.comments[0].closed
+
+
+def test_provenance_block():
+    text = "<!-- STANDARDS\nArtifact: REVIEW\nCycle: c-20260101T000000Z-0a1b2c3d\nReviewKind: IMPLEMENTATION\n-->\n\n# R\n"
+    doc = parse_markdown(text, "r.md")
+    prov = doc.provenance
+    assert prov is not None and prov.closed and not prov.errors
+    assert [(e.key, e.value, e.span.line) for e in prov.entries] == [
+        ("Artifact", "REVIEW", 2),
+        ("Cycle", "c-20260101T000000Z-0a1b2c3d", 3),
+        ("ReviewKind", "IMPLEMENTATION", 4),
+    ]
+
+
+def test_unclosed_provenance_block_keeps_the_rest_of_the_file():
+    text = "<!-- STANDARDS\nArtifact: SCOPE\nCycle: c\n\n# Scope\n\n- `AC-001`: works.\n"
+    doc = parse_markdown(text, "s.md")
+    assert doc.provenance is not None and not doc.provenance.closed
+    assert doc.title is not None and doc.title.text == "Scope"
+    assert doc.items[0].first_code.value == "AC-001"
+
+
+def test_fenced_code_hides_headings_and_fields():
+    doc = parse_markdown("# T\n\n```markdown\n## Not a section\n`A`: `1`\n```\n\n## Real\n", "x.md")
+    assert [s.title for s in doc.sections] == ["Real"]
+    assert doc.fields == []
+
+
+def test_conflict_markers():
+    doc = parse_markdown("a\n<<<<<<< HEAD\nb\n=======\nc\n>>>>>>> branch\n", "x.md")
+    assert [(c.span.line, c.text[:3]) for c in doc.conflicts] == [(2, "<<<"), (4, "==="), (6, ">>>")]
+
+
+def test_crlf_line_endings():
+    doc = parse_markdown("# T\r\n\r\n`A`: `1` `B`:\r\n`2`\r\n## S\r\n", "x.md")
+    assert [(f.name, f.value) for f in doc.fields] == [("A", "1"), ("B", "2")]
+    assert [s.title for s in doc.sections] == ["S"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["", "`", "``", "```", "`a`: `", "`a`:\n", "<!--", "<!-- STANDARDS", "#", "- ", "\x00\x01", "`a`: ``` x", "\ufeff# T"],
+)
+def test_grammar_is_total(text):
+    doc = parse_markdown(text, "x.md")
+    assert doc.errors == []
+
+
+def _corpus_files():
+    if not CORPUS.is_dir():
+        return []
+    return sorted(p for p in CORPUS.rglob("*.md"))
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is not present beside the checkout")
+def test_every_corpus_file_parses():
+    files = _corpus_files()
+    assert len(files) >= 50
+    for p in files:
+        doc = parse_markdown(p.read_text("utf-8"), str(p))
+        assert doc.errors == [], p
+    states = [p for p in files if p.name.endswith("STATE.md")]
+    for p in states:
+        doc = parse_markdown(p.read_text("utf-8"), str(p))
+        assert {"Active Work", "Handoff"} <= {s.title for s in doc.sections}, p
+
+
+def test_every_parity_markdown_file_parses():
+    n = 0
+    for name in ("suite", "mutations", "realworld"):
+        with gzip.open(ROOT / "fixtures" / "parity" / f"{name}.jsonl.gz", "rt", encoding="utf-8") as fh:
+            for line in fh:
+                case = json.loads(line)
+                for rel, text in case["files"].items():
+                    if rel.endswith(".md"):
+                        doc = parse_markdown(text, rel)
+                        assert doc.errors == [], (case["id"], rel)
+                        n += 1
+    assert n > 20000
+
+
+def test_bare_label_before_a_list():
+    text = "## Active Work\n\n`BaselineReconciliation`:\n\n- `SourceCycle`: `a`\n  `Request`: `b`\n"
+    doc = parse_markdown(text, "x.md")
+    f = doc.sections[0].field("BaselineReconciliation")
+    assert f is not None and f.bare and f.value == ""
+    assert (f.span.line, f.value_span.column) == (3, 27)
+    assert [x.name for x in doc.sections[0].items[0].fields] == ["SourceCycle", "Request"]
