@@ -155,5 +155,5 @@ def test_bare_label_before_a_list():
     doc = parse_markdown(text, "x.md")
     f = doc.sections[0].field("BaselineReconciliation")
     assert f is not None and f.bare and f.value == ""
-    assert (f.span.line, f.value_span.column) == (3, 27)
+    assert (f.span.line, f.value_span.column) == (3, 26)
     assert [x.name for x in doc.sections[0].items[0].fields] == ["SourceCycle", "Request"]
