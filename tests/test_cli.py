@@ -1,0 +1,68 @@
+"""The command line: arguments, exit codes, formats."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from standards_lint.cli import main
+
+from .rules.conftest import CLEAN_STATE, RUNTIME, write_tree
+
+ROOT = Path(__file__).resolve().parents[1]
+DEMO = ROOT / "fixtures" / "demo"
+
+
+def test_clean_project_exits_0(tmp_path, capsys):
+    write_tree(tmp_path, dict(RUNTIME, **{".standards/STATE.md": CLEAN_STATE}))
+    assert main([str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[-1] == "All checks passed."
+
+
+def test_findings_exit_1_with_text_lines(tmp_path, capsys):
+    files = {k: v for k, v in RUNTIME.items() if not k.endswith("MODE.md")}
+    write_tree(tmp_path, dict(files, **{".standards/STATE.md": CLEAN_STATE}))
+    assert main([str(tmp_path)]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert any(line.startswith(".standards/MODE.md:1:1: SL101 ") for line in lines)
+    assert lines[-1].startswith("Found ")
+
+
+def test_walks_up_from_a_subfolder(tmp_path, capsys):
+    write_tree(tmp_path, dict(RUNTIME, **{".standards/STATE.md": CLEAN_STATE, "src/pkg/x.py": ""}))
+    assert main([str(tmp_path / "src" / "pkg")]) == 0
+
+
+def test_no_standards_folder_is_a_usage_error(tmp_path, capsys):
+    assert main([str(tmp_path)]) == 2
+    assert "no .standards/" in capsys.readouterr().err
+
+
+def test_unknown_option_is_a_usage_error(capsys):
+    assert main(["--bogus"]) == 2
+
+
+def test_json_format(tmp_path, capsys):
+    files = {k: v for k, v in RUNTIME.items() if not k.endswith("MODE.md")}
+    write_tree(tmp_path, dict(files, **{".standards/STATE.md": CLEAN_STATE}))
+    assert main([str(tmp_path), "--format", "json", "--no-git"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert set(data) == {"findings", "summary"}
+    f = [f for f in data["findings"] if f["code"] == "SL101"][0]
+    assert set(f) >= {"code", "severity", "message", "path", "line", "column", "end_line", "end_column", "section", "fix"}
+    assert (f["path"], f["severity"], f["section"]) == (".standards/MODE.md", "error", "Runtime Tools and Hooks")
+    assert data["summary"]["errors"] >= 1
+
+
+def test_demo_project_has_findings_through_the_console_script():
+    proc = subprocess.run(
+        [sys.executable, "-m", "standards_lint", str(DEMO), "--format", "json"],
+        capture_output=True, text=True,
+    )
+    assert proc.returncode == 1, proc.stderr
+    data = json.loads(proc.stdout)
+    assert data["findings"], "the demo project must show real findings"
+    assert all(f["path"] and f["line"] >= 1 for f in data["findings"])
