@@ -46,10 +46,72 @@ class Registry:
 _REGISTRY: Optional[Registry] = None
 
 
-def _entry_points():
+@attrs.frozen
+class _EntryPoint:
+    name: str
+    value: str
+    version: str
+
+    def load(self):
+        import importlib
+
+        module, _, attr = self.value.partition(":")
+        obj = importlib.import_module(module.strip())
+        for part in attr.strip().split(".") if attr.strip() else ():
+            obj = getattr(obj, part)
+        return obj
+
+
+def _entry_point_cache_key() -> str:
+    """Hash of every import-path folder and its modification time: installing
+    or removing a distribution changes the mtime of its site folder."""
+    import hashlib
+    import os
+    import sys
+
+    h = hashlib.sha256(ENTRY_POINT_GROUP.encode())
+    for entry in sys.path:
+        try:
+            st = os.stat(entry or ".")
+        except OSError:
+            continue
+        h.update(f"{entry}\0{st.st_mtime_ns}\0".encode())
+    return h.hexdigest()[:24]
+
+
+def _entry_points() -> list[_EntryPoint]:
+    """Entry points of the ``standards_lint`` group.
+
+    Scanning every installed distribution costs tens of milliseconds, so the
+    result is cached on disk, keyed by the import path and its folders'
+    modification times.
+    """
+    import json
+    import os
+    import tempfile
+
+    cache_dir = os.environ.get("STANDARDS_LINT_CACHE_DIR") or os.path.join(tempfile.gettempdir(), "standards-lint-cache")
+    cache = os.path.join(cache_dir, f"entry-points-{_entry_point_cache_key()}.json")
+    try:
+        with open(cache, encoding="utf-8") as fh:
+            return [_EntryPoint(*row) for row in json.load(fh)]
+    except (OSError, ValueError, TypeError):
+        pass
     from importlib.metadata import entry_points
 
-    return list(entry_points(group=ENTRY_POINT_GROUP))
+    found = []
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        dist = getattr(ep, "dist", None)
+        found.append(_EntryPoint(ep.name, ep.value, dist.version if dist else ""))
+    try:
+        os.makedirs(cache_dir, exist_ok=True)
+        tmp = f"{cache}.{os.getpid()}.tmp"
+        with open(tmp, "w", encoding="utf-8") as fh:
+            json.dump([[e.name, e.value, e.version] for e in found], fh)
+        os.replace(tmp, cache)
+    except OSError:
+        pass
+    return found
 
 
 def load_registry(extra_modules: Iterable[str] = (), *, cached: bool = True) -> Registry:
@@ -71,8 +133,7 @@ def load_registry(extra_modules: Iterable[str] = (), *, cached: bool = True) -> 
     errors: list[str] = []
     sources = []
     for ep in _entry_points():
-        dist = getattr(ep, "dist", None)
-        sources.append((ep.name, ep.value, dist.version if dist else "", ep.load))
+        sources.append((ep.name, ep.value, ep.version, ep.load))
     for mod in extra_modules:
         sources.append((mod, mod, "", lambda m=mod: importlib.import_module(m)))
     seen_values = set()
@@ -192,9 +253,10 @@ def run_rules(project: Project, rules: list[Rule]) -> Result:
     return Result(findings, project, len(project._docs), internal_errors=internal)
 
 
-def lint(root: str, *, use_git: bool = True, registry: Optional[Registry] = None) -> Result:
+def lint(root: str, *, use_git: bool = True, registry: Optional[Registry] = None,
+         overlay: Optional[dict] = None) -> Result:
     reg = registry or load_registry()
-    project = Project(root, use_git=use_git)
+    project = Project(root, use_git=use_git, overlay=overlay)
     result = run_rules(project, reg.rules)
     result.registry = reg
     for err in reg.errors:

@@ -56,3 +56,29 @@ def render_json(result: Result) -> str:
         indent=2,
         ensure_ascii=False,
     ) + "\n"
+
+
+def _gh_escape_data(s: str) -> str:
+    return s.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _gh_escape_prop(s: str) -> str:
+    return _gh_escape_data(s).replace(":", "%3A").replace(",", "%2C")
+
+
+def render_github(result: Result) -> str:
+    """GitHub Actions workflow commands: one annotation per finding."""
+    kinds = {"error": "error", "warning": "warning", "info": "notice"}
+    out = []
+    for f in result.findings:
+        props = [
+            f"file={_gh_escape_prop(f.path)}",
+            f"line={f.line}",
+            f"col={f.column}",
+            f"endLine={max(f.end_line, f.line)}",
+        ]
+        if f.end_line == f.line:
+            props.append(f"endColumn={max(f.end_column, f.column)}")
+        props.append(f"title={_gh_escape_prop(f.code + ' ' + f.rule)}")
+        out.append(f"::{kinds.get(f.severity, 'warning')} {','.join(props)}::{_gh_escape_data(f.code + ' ' + f.message)}")
+    return "\n".join(out) + ("\n" if out else "")

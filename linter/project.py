@@ -34,10 +34,14 @@ def find_root(start: str) -> Optional[str]:
 
 
 class Project:
-    def __init__(self, root: str, *, use_git: bool = True):
+    def __init__(self, root: str, *, use_git: bool = True, overlay: Optional[dict] = None):
         self.root = os.path.abspath(root)
         self.source = DiskSource(self.root)
         self.use_git = use_git
+        # In-memory replacements of file texts (used by --diff and --fix passes).
+        self.overlay: dict[str, str] = dict(overlay or {})
+        # Files whose bytes start with a UTF-8 byte-order mark.
+        self.bom: set[str] = set()
         self._texts: dict[str, Optional[str]] = {}
         self._docs: dict[str, Optional[Document]] = {}
         # Files that could not be read or decoded: path -> (message, span).
@@ -68,6 +72,9 @@ class Project:
         if rel in self._texts:
             return self._texts[rel]
         text: Optional[str] = None
+        if rel in self.overlay:
+            self._texts[rel] = self.overlay[rel]
+            return self.overlay[rel]
         try:
             data = self.source.read_bytes(rel)
         except ReadError as exc:
@@ -81,6 +88,7 @@ class Project:
     def _decode(self, rel: str, data: bytes) -> Optional[str]:
         if data.startswith(b"\xef\xbb\xbf"):
             data = data[3:]
+            self.bom.add(rel)
         try:
             return data.decode("utf-8")
         except UnicodeDecodeError as exc:

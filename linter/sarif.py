@@ -1,0 +1,192 @@
+"""SARIF 2.1.0 output, for GitHub code scanning and other SARIF consumers."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import Counter
+from typing import Optional
+
+from . import RULE_DOCS, HOMEPAGE, __version__
+from .engine import INTERNAL_ERROR, PARSE_ERROR, PLUGIN_ERROR, UNREADABLE, Result
+from .findings import Finding
+from .rule import Rule
+
+LEVELS = {"error": "error", "warning": "warning", "info": "note"}
+
+# Descriptors for the linter's own codes (they are not plugin rules).
+_BUILTIN = {
+    INTERNAL_ERROR: ("internal-error", "A rule raised an exception; the run went on without it."),
+    UNREADABLE: ("unreadable-file", "A file could not be read or is not valid UTF-8."),
+    PARSE_ERROR: ("parse-error", "A file could not be parsed."),
+    PLUGIN_ERROR: ("plugin-error", "A plugin failed to load or declared a colliding code."),
+}
+_NOTIFY = {INTERNAL_ERROR, UNREADABLE, PARSE_ERROR, PLUGIN_ERROR}
+
+
+def _descriptor(rule: Rule) -> dict:
+    return {
+        "id": rule.code,
+        "name": _pascal(rule.name),
+        "shortDescription": {"text": rule.summary},
+        "fullDescription": {"text": _plain(rule.explanation) or rule.summary},
+        "help": {"text": _plain(rule.explanation) or rule.summary, "markdown": rule.explanation or rule.summary},
+        "helpUri": RULE_DOCS.format(code=rule.code),
+        "defaultConfiguration": {"level": LEVELS[rule.severity]},
+        "properties": {
+            "tags": ["standards", rule.section],
+            "protocolSection": rule.section,
+            "fix": rule.fix,
+        },
+    }
+
+
+def _builtin_descriptor(code: str) -> dict:
+    name, text = _BUILTIN[code]
+    return {
+        "id": code,
+        "name": _pascal(name),
+        "shortDescription": {"text": text},
+        "fullDescription": {"text": text},
+        "help": {"text": text, "markdown": text},
+        "helpUri": RULE_DOCS.format(code=code),
+        "defaultConfiguration": {"level": "error"},
+        "properties": {"tags": ["standards-lint"], "protocolSection": "standards-lint"},
+    }
+
+
+def _pascal(name: str) -> str:
+    return "".join(part[:1].upper() + part[1:] for part in name.replace("_", "-").split("-"))
+
+
+def _plain(markdown: str) -> str:
+    return markdown.replace("**", "").replace("`", "").strip()
+
+
+def _region(f: Finding) -> dict:
+    region = {"startLine": f.line, "startColumn": f.column}
+    end_line, end_col = f.end_line, f.end_column
+    if (end_line, end_col) > (f.line, f.column):
+        region["endLine"] = end_line
+        region["endColumn"] = end_col
+    else:
+        region["endLine"] = f.line
+        region["endColumn"] = f.column + 1
+    return region
+
+
+def _fingerprint(f: Finding, line_text: str, seen: Counter) -> str:
+    """Stable when unrelated lines move: no line numbers, only the rule, the
+    file, the message and the offending line's text (plus an occurrence
+    counter for identical findings)."""
+    base = "\0".join((f.code, f.path, f.message, line_text.strip()))
+    seen[base] += 1
+    return hashlib.sha256(f"{base}\0{seen[base]}".encode("utf-8")).hexdigest()[:32]
+
+
+def _line_text(result: Result, f: Finding) -> str:
+    text = result.project._texts.get(f.path)
+    if not text:
+        return ""
+    lines = text.split("\n")
+    return lines[f.line - 1] if 0 < f.line <= len(lines) else ""
+
+
+def _fix(f: Finding, result: Result) -> Optional[dict]:
+    if f.fix is None:
+        return None
+    from .parser import LineIndex
+
+    by_path: dict[str, list] = {}
+    for e in f.fix.edits:
+        text = result.project._texts.get(e.path)
+        if text is None:
+            return None
+        idx = LineIndex(text)
+        sl, sc = idx.position(e.start)
+        el, ec = idx.position(e.end)
+        by_path.setdefault(e.path, []).append(
+            {
+                "deletedRegion": {"startLine": sl, "startColumn": sc, "endLine": el, "endColumn": ec},
+                "insertedContent": {"text": e.replacement},
+            }
+        )
+    return {
+        "description": {"text": f.fix.description or f"Fix {f.code} ({f.fix.applicability})"},
+        "artifactChanges": [
+            {"artifactLocation": {"uri": path, "uriBaseId": "%SRCROOT%"}, "replacements": reps}
+            for path, reps in by_path.items()
+        ],
+    }
+
+
+def render_sarif(result: Result, rules: Optional[list[Rule]] = None) -> str:
+    rules = list(rules if rules is not None else (result.registry.rules if result.registry else []))
+    descriptors = [_descriptor(r) for r in rules]
+    index = {r.code: i for i, r in enumerate(rules)}
+    for code in sorted({f.code for f in result.findings} - set(index)):
+        if code in _BUILTIN:
+            index[code] = len(descriptors)
+            descriptors.append(_builtin_descriptor(code))
+    seen: Counter = Counter()
+    results = []
+    notifications = []
+    for f in result.findings:
+        res = {
+            "ruleId": f.code,
+            "level": LEVELS.get(f.severity, "warning"),
+            "message": {"text": f.message},
+            "locations": [
+                {
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": f.path, "uriBaseId": "%SRCROOT%"},
+                        "region": _region(f),
+                    }
+                }
+            ],
+            "partialFingerprints": {"standardsLintFindingHash/v1": _fingerprint(f, _line_text(result, f), seen)},
+            "properties": {"protocolSection": f.section},
+        }
+        if f.code in index:
+            res["ruleIndex"] = index[f.code]
+        fix = _fix(f, result)
+        if fix is not None:
+            res["fixes"] = [fix]
+        results.append(res)
+        if f.code in _NOTIFY:
+            notifications.append(
+                {
+                    "level": "error",
+                    "message": {"text": f.message},
+                    "descriptor": {"id": f.code},
+                    "locations": res["locations"],
+                }
+            )
+    root_uri = "file://" + result.project.root.rstrip("/") + "/"
+    log = {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "standards-lint",
+                        "version": __version__,
+                        "semanticVersion": __version__,
+                        "informationUri": HOMEPAGE,
+                        "rules": descriptors,
+                    }
+                },
+                "originalUriBaseIds": {"%SRCROOT%": {"uri": root_uri}},
+                "invocations": [
+                    {
+                        "executionSuccessful": not any(f.code in (INTERNAL_ERROR, PLUGIN_ERROR) for f in result.findings),
+                        "toolExecutionNotifications": notifications,
+                    }
+                ],
+                "results": results,
+                "columnKind": "unicodeCodePoints",
+            }
+        ],
+    }
+    return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
