@@ -1,0 +1,69 @@
+"""Fixes: exact edits, encodings and line endings kept, atomic, idempotent."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from standards_lint.cli import main
+from standards_lint.fixer import fix_project
+
+from .rules.conftest import CLEAN_STATE, RUNTIME, write_tree
+
+# Recovery.Active disagrees with the (empty) stack: SL501 has a safe fix.
+BROKEN = CLEAN_STATE.replace("## Recovery\n\n`Active`: `false`", "## Recovery\n\n`Active`: `true`")
+
+
+def _tree(tmp_path, state: str, *, newline: str = "\n", bom: bool = False):
+    write_tree(tmp_path, RUNTIME)
+    data = state.replace("\n", newline).encode("utf-8")
+    (tmp_path / ".standards" / "STATE.md").write_bytes((b"\xef\xbb\xbf" if bom else b"") + data)
+    return tmp_path / ".standards" / "STATE.md"
+
+
+def test_fix_applies_and_second_run_changes_nothing(tmp_path):
+    path = _tree(tmp_path, BROKEN)
+    report, result = fix_project(str(tmp_path), use_git=False)
+    assert [f.code for f in report.fixed] == ["SL501"]
+    assert path.read_text() == CLEAN_STATE
+    assert not [f for f in result.findings if f.code == "SL501"]
+    again, _ = fix_project(str(tmp_path), use_git=False)
+    assert again.fixed == [] and again.changed == {}
+    assert path.read_text() == CLEAN_STATE
+
+
+@pytest.mark.parametrize("newline", ["\r\n", "\n"])
+@pytest.mark.parametrize("bom", [True, False])
+def test_fix_keeps_line_endings_and_bom(tmp_path, newline, bom):
+    path = _tree(tmp_path, BROKEN, newline=newline, bom=bom)
+    fix_project(str(tmp_path), use_git=False)
+    data = path.read_bytes()
+    expected = (b"\xef\xbb\xbf" if bom else b"") + CLEAN_STATE.replace("\n", newline).encode()
+    assert data == expected
+
+
+def test_diff_writes_nothing(tmp_path, capsys):
+    path = _tree(tmp_path, BROKEN)
+    before = path.read_bytes()
+    assert main([str(tmp_path), "--diff", "--no-git"]) == 1
+    out = capsys.readouterr().out
+    assert "-`Active`: `true`" in out and "+`Active`: `false`" in out
+    assert path.read_bytes() == before
+
+
+def test_symlinked_file_is_not_written(tmp_path):
+    real = tmp_path / "elsewhere.md"
+    real.write_text(BROKEN)
+    write_tree(tmp_path, RUNTIME)
+    os.symlink(real, tmp_path / ".standards" / "STATE.md")
+    report, _ = fix_project(str(tmp_path), use_git=False)
+    assert real.read_text() == BROKEN
+    assert any("symlink" in s for s in report.skipped)
+
+
+def test_cli_fix_reports_what_it_fixed(tmp_path, capsys):
+    _tree(tmp_path, BROKEN)
+    assert main([str(tmp_path), "--fix", "--no-git"]) == 0
+    out = capsys.readouterr().out
+    assert "Fixed 1 finding in 1 file." in out

@@ -1,0 +1,100 @@
+"""SARIF 2.1.0 output and GitHub annotations."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from standards_lint.engine import lint
+from standards_lint.output import render_github
+from standards_lint.sarif import render_sarif
+
+ROOT = Path(__file__).resolve().parents[1]
+DEMO = ROOT / "fixtures" / "demo"
+VALIDATOR_PATHS = [
+    os.environ.get("SARIF_MULTITOOL", ""),
+    str(ROOT / ".ci" / ".sarif" / "node_modules" / "@microsoft" / "sarif-multitool-linux" / "Sarif.Multitool"),
+]
+
+
+def _validator():
+    for p in VALIDATOR_PATHS:
+        if p and os.path.isfile(p) and os.access(p, os.X_OK):
+            return p
+    return shutil.which("Sarif.Multitool")
+
+
+def sarif_of(root) -> dict:
+    return json.loads(render_sarif(lint(str(root), use_git=False)))
+
+
+def test_demo_sarif_shape():
+    log = sarif_of(DEMO)
+    assert log["version"] == "2.1.0"
+    run = log["runs"][0]
+    driver = run["tool"]["driver"]
+    assert driver["name"] == "standards-lint" and driver["version"] and driver["semanticVersion"]
+    ids = [r["id"] for r in driver["rules"]]
+    assert len(ids) == len(set(ids)) and "SL501" in ids
+    for r in driver["rules"]:
+        assert r["shortDescription"]["text"] and r["help"]["markdown"] and r["helpUri"].endswith(f"{r['id']}.md")
+        assert r["defaultConfiguration"]["level"] in ("error", "warning", "note")
+        assert r["properties"]["protocolSection"]
+    assert run["originalUriBaseIds"]["%SRCROOT%"]["uri"].startswith("file://")
+    assert run["invocations"][0]["executionSuccessful"] is True
+    findings = lint(str(DEMO), use_git=False).findings
+    assert len(run["results"]) == len(findings) > 0
+    for res, f in zip(run["results"], findings):
+        assert res["ruleId"] == f.code and ids[res["ruleIndex"]] == f.code
+        loc = res["locations"][0]["physicalLocation"]
+        assert loc["artifactLocation"] == {"uri": f.path, "uriBaseId": "%SRCROOT%"}
+        assert loc["region"]["startLine"] == f.line and loc["region"]["startColumn"] == f.column
+        assert res["partialFingerprints"]
+
+
+def test_fix_becomes_sarif_replacement():
+    log = sarif_of(DEMO)
+    fixed = [r for r in log["runs"][0]["results"] if r["ruleId"] == "SL501"]
+    assert fixed and fixed[0]["fixes"][0]["artifactChanges"][0]["replacements"][0]["insertedContent"]["text"] == "false"
+
+
+def test_fingerprints_survive_unrelated_line_moves(tmp_path):
+    shutil.copytree(DEMO, tmp_path / "a")
+    shutil.copytree(DEMO, tmp_path / "b")
+    state = tmp_path / "b" / ".standards" / "STATE.md"
+    text = state.read_text()
+    state.write_text(text.replace("## Active Work\n", "## Active Work\n\nAn unrelated note.\n\n", 1))
+
+    def prints(root):
+        return {(r["ruleId"], r["message"]["text"]): r["partialFingerprints"] for r in sarif_of(root)["runs"][0]["results"]}
+
+    a, b = prints(tmp_path / "a"), prints(tmp_path / "b")
+    assert a == b
+
+
+def test_github_annotations_escape():
+    findings = lint(str(DEMO), use_git=False)
+    out = render_github(findings).splitlines()
+    assert out and all(line.startswith("::error file=") for line in out)
+    first = findings.findings[0]
+    assert f"line={first.line},col={first.column}" in out[0]
+    assert f"title={first.code} " in out[0]
+
+
+@pytest.mark.skipif(_validator() is None, reason="the SARIF validator (npm @microsoft/sarif-multitool) is not installed; .ci/run installs it")
+def test_demo_sarif_passes_the_microsoft_validator(tmp_path):
+    src = tmp_path / "demo.sarif"
+    src.write_text(render_sarif(lint(str(DEMO), use_git=False)))
+    out = tmp_path / "validation.sarif"
+    proc = subprocess.run([_validator(), "validate", str(src), "--rule-kind", "Gh;Sarif", "-o", str(out)],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    results = json.loads(out.read_text())["runs"][0].get("results", [])
+    problems = [(r["ruleId"], r.get("level", "warning"), r["message"].get("text", r["message"])) for r in results
+                if r.get("level", "warning") in ("error", "warning")]
+    assert problems == []
