@@ -1,4 +1,10 @@
-"""The ``standards-lint`` command line."""
+"""The ``standards-lint`` command line.
+
+    standards-lint [PATH] [--format F] [--select ...] [--fix] ...
+    standards-lint rules [--format text|json]
+    standards-lint rule CODE
+    standards-lint plugins
+"""
 
 from __future__ import annotations
 
@@ -7,6 +13,11 @@ import sys
 from typing import Optional, Sequence
 
 FORMATS = ("text", "json", "sarif", "github")
+SUBCOMMANDS = ("rules", "rule", "plugins")
+
+
+def _codes(value: str) -> list[str]:
+    return [c.strip() for c in value.split(",") if c.strip()]
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -15,9 +26,15 @@ def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="standards-lint",
         description="Lint the S.T.A.N.D.A.R.D.S. workflow files of a project (.standards/).",
+        epilog="Other commands: `standards-lint rules`, `standards-lint rule CODE`, `standards-lint plugins`.",
     )
     p.add_argument("path", nargs="?", default=".", help="project root or any folder inside it (default: .)")
-    p.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
+    p.add_argument("--format", choices=FORMATS, default=None, help="output format (default: text, or the config's `format`)")
+    p.add_argument("--select", type=_codes, default=None, help="comma-separated codes or prefixes to report (replaces the config's)")
+    p.add_argument("--extend-select", type=_codes, default=None, help="codes or prefixes to report in addition")
+    p.add_argument("--ignore", type=_codes, default=None, help="codes or prefixes never to report")
+    p.add_argument("--config", default=None, help="configuration file (standards-lint.toml or pyproject.toml)")
+    p.add_argument("--isolated", action="store_true", help="ignore every configuration file")
     p.add_argument("--no-git", action="store_true", help="skip comparisons with the last commit")
     p.add_argument("--fix", action="store_true", help="apply safe fixes, then report what remains")
     p.add_argument("--unsafe-fixes", action="store_true", help="with --fix or --diff, also apply unsafe fixes")
@@ -26,8 +43,17 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+def _err(msg: str) -> int:
+    print(f"standards-lint: {msg}", file=sys.stderr)
+    return 2
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] in SUBCOMMANDS:
+        from .catalogue import run_subcommand
+
+        return run_subcommand(argv[0], argv[1:])
     parser = _parser()
     try:
         args = parser.parse_args(argv)
@@ -37,35 +63,52 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
     root = find_root(args.path)
     if root is None:
-        print(f"standards-lint: no .standards/ folder at or above {args.path}", file=sys.stderr)
-        return 2
+        return _err(f"no .standards/ folder at or above {args.path}")
+    from .config import ConfigError, load_config, validate_codes
+
     try:
-        from .engine import lint
+        config = load_config(root, path=args.config, isolated=args.isolated)
+        if args.select is not None:
+            config.select = args.select
+        if args.extend_select is not None:
+            config.extend_select = config.extend_select + args.extend_select
+        if args.ignore is not None:
+            config.ignore = config.ignore + args.ignore
+        from .engine import registry_for
+
+        registry = registry_for(root, config.plugins)
+        known = {r.code for r in registry.rules} | {"SL001", "SL002", "SL003", "SL004", "SL005"}
+        validate_codes(config, known)
+    except ConfigError as exc:
+        return _err(str(exc))
+    fmt = args.format or config.format or "text"
+    try:
         from . import output
+        from .engine import lint
 
         fix_note = ""
         if args.fix or args.diff:
             from .fixer import fix_project, unified_diff
 
-            report, result = fix_project(root, unsafe=args.unsafe_fixes, write=not args.diff, use_git=not args.no_git)
+            report, result = fix_project(root, unsafe=args.unsafe_fixes, write=not args.diff,
+                                         use_git=not args.no_git, registry=registry, config=config)
+            n, m = len(report.fixed), len(report.changed)
             if args.diff:
                 sys.stdout.write(unified_diff(report))
-                n = len(report.fixed)
-                print(f"Would fix {n} finding{'s' if n != 1 else ''} in {len(report.changed)} file{'s' if len(report.changed) != 1 else ''}.", file=sys.stderr)
+                print(f"Would fix {n} finding{'s' if n != 1 else ''} in {m} file{'s' if m != 1 else ''}.", file=sys.stderr)
                 return 1 if report.changed else 0
-            n = len(report.fixed)
-            fix_note = f"Fixed {n} finding{'s' if n != 1 else ''} in {len(report.changed)} file{'s' if len(report.changed) != 1 else ''}."
+            fix_note = f"Fixed {n} finding{'s' if n != 1 else ''} in {m} file{'s' if m != 1 else ''}."
             for skipped in report.skipped:
                 print(f"standards-lint: {skipped}", file=sys.stderr)
         else:
-            result = lint(root, use_git=not args.no_git)
-        if args.format == "json":
+            result = lint(root, use_git=not args.no_git, registry=registry, config=config)
+        if fmt == "json":
             out = output.render_json(result)
-        elif args.format == "sarif":
+        elif fmt == "sarif":
             from .sarif import render_sarif
 
             out = render_sarif(result)
-        elif args.format == "github":
+        elif fmt == "github":
             out = output.render_github(result)
         else:
             out = output.render_text(result)
@@ -73,11 +116,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         import traceback
 
         traceback.print_exc()
-        print(f"standards-lint: internal error: {exc}", file=sys.stderr)
-        return 2
+        return _err(f"internal error: {exc}")
     sys.stdout.write(out)
     if fix_note:
-        print(fix_note, file=sys.stderr if args.format in ("json", "sarif") else sys.stdout)
+        print(fix_note, file=sys.stderr if fmt in ("json", "sarif") else sys.stdout)
     return 1 if result.error_count else 0
 
 

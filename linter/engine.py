@@ -31,6 +31,7 @@ class PluginInfo:
     version: str = ""
     codes: list[str] = attrs.Factory(list)
     error: str = ""
+    obj: object = None
 
 
 @attrs.define
@@ -146,6 +147,7 @@ def load_registry(extra_modules: Iterable[str] = (), *, cached: bool = True) -> 
         try:
             obj = loader()
             pm.register(obj, name=f"{name}:{value}")
+            info.obj = obj
         except Exception as exc:  # a broken plugin never stops the others
             info.error = f"{type(exc).__name__}: {exc}"
             errors.append(f"plugin `{name}` ({value}) failed to load: {info.error}")
@@ -182,6 +184,24 @@ def load_registry(extra_modules: Iterable[str] = (), *, cached: bool = True) -> 
     if cached and not extra_modules:
         _REGISTRY = reg
     return reg
+
+
+def registry_for(root: str, plugins: Iterable[str] = ()) -> Registry:
+    """The registry with the configuration's project plugins, imported with
+    the project root on ``sys.path`` (only when the configuration asks)."""
+    plugins = tuple(plugins)
+    if not plugins:
+        return load_registry()
+    import sys
+
+    sys.path.insert(0, root)
+    try:
+        return load_registry(plugins)
+    finally:
+        try:
+            sys.path.remove(root)
+        except ValueError:
+            pass
 
 
 @attrs.define
@@ -254,13 +274,61 @@ def run_rules(project: Project, rules: list[Rule]) -> Result:
 
 
 def lint(root: str, *, use_git: bool = True, registry: Optional[Registry] = None,
-         overlay: Optional[dict] = None) -> Result:
-    reg = registry or load_registry()
+         overlay: Optional[dict] = None, config=None) -> Result:
+    """Lint the project at *root*.
+
+    *config* (a :class:`~standards_lint.config.Config`) selects rules,
+    changes severities, ignores files and loads project plugins; without it
+    every rule runs with its default severity.
+    """
     project = Project(root, use_git=use_git, overlay=overlay)
-    result = run_rules(project, reg.rules)
-    result.registry = reg
-    for err in reg.errors:
+    if registry is None:
+        registry = registry_for(project.root, config.plugins if config is not None else ())
+    rules = registry.rules
+    if config is not None:
+        _configure_plugins(registry, config)
+        rules = [r for r in rules if config.enabled(r.code)]
+        if config.exclude:
+            project.exclude = config.exclude
+    result = run_rules(project, rules)
+    result.registry = registry
+    for err in registry.errors:
         result.findings.insert(
             0, Finding(PLUGIN_ERROR, "error", err, ".standards", 1, 1, 1, 1, "standards-lint", "plugin-error")
         )
+    findings = result.findings
+    if config is not None:
+        findings = [f for f in findings if not config.excluded(f.path) and not config.ignored_in(f.code, f.path)]
+        for f in findings:
+            sev = _severity_for(config, f.code)
+            if sev:
+                f.severity = sev
+    from .suppress import apply_suppressions
+
+    selected = config.enabled if config is not None else (lambda code: True)
+    findings = apply_suppressions(project, findings, selected)
+    findings.sort(key=Finding.sort_key)
+    result.findings = findings
     return result
+
+
+def _severity_for(config, code: str) -> Optional[str]:
+    best, sev = -1, None
+    for prefix, value in config.severity.items():
+        if code.startswith(prefix) and len(prefix) > best:
+            best, sev = len(prefix), value
+    return sev
+
+
+def _configure_plugins(registry: Registry, config) -> None:
+    """Give each plugin its own options table (``plugin-options.<name>``)."""
+    for info in registry.plugins:
+        if info.error or info.obj is None:
+            continue
+        hook = getattr(info.obj, "standards_lint_configure", None)
+        if hook is None:
+            continue
+        try:
+            hook(dict(config.plugin_options.get(info.name, {})))
+        except Exception as exc:
+            registry.errors.append(f"plugin `{info.name}` rejected its options: {type(exc).__name__}: {exc}")

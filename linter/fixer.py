@@ -80,10 +80,10 @@ def _overlaps(spans: list[tuple[int, int]], start: int, end: int) -> bool:
 
 
 def fix_project(root: str, *, unsafe: bool = False, write: bool = True, use_git: bool = True,
-                registry: Optional[Registry] = None) -> tuple[FixReport, object]:
+                registry: Optional[Registry] = None, config=None) -> tuple[FixReport, object]:
     """Fix what can be fixed; returns the report and the final lint result."""
     report = FixReport()
-    result = lint(root, use_git=use_git, registry=registry)
+    result = lint(root, use_git=use_git, registry=registry, config=config)
     originals: dict[str, str] = {}
     texts: dict[str, str] = {}
     bom: set[str] = set()
@@ -103,7 +103,7 @@ def fix_project(root: str, *, unsafe: bool = False, write: bool = True, use_git:
         if not _apply_pass(texts, candidates, unsafe, report):
             break
         report.passes += 1
-        result = lint(root, use_git=use_git, registry=registry, overlay=dict(texts))
+        result = lint(root, use_git=use_git, registry=registry, overlay=dict(texts), config=config)
     for path, after in texts.items():
         before = originals[path]
         if after != before:

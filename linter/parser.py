@@ -304,7 +304,11 @@ class _Builder:
         closed = raw.endswith("-->") and len(raw) >= 7
         c = Comment(self.path, self.index.span(start, end), raw, closed)
         doc.comments.append(c)
-        if was_first and doc.provenance is None and _is_provenance_open(raw):
+        # Workflow Artifact Provenance: a record *begins with* the block, so
+        # only a comment at the very start of the file (after a BOM) opens
+        # one; a leading blank line means the file has no block.
+        at_start = start == 0 or doc.text[:start] == "\ufeff"
+        if was_first and at_start and doc.provenance is None and _is_provenance_open(raw):
             if not closed:
                 # Take the block's lines up to the first blank line.
                 rest = doc.text[start:]

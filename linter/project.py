@@ -56,9 +56,17 @@ class Project:
     def file_set(self) -> frozenset[str]:
         return frozenset(self.files)
 
+    # Globs of files the configuration excludes from checking.
+    exclude: list[str] = []
+
     @cached_property
     def markdown_files(self) -> list[str]:
-        return [f for f in self.files if f.lower().endswith(".md")]
+        files = [f for f in self.files if f.lower().endswith(".md")]
+        if self.exclude:
+            from .config import _glob
+
+            files = [f for f in files if not any(_glob(f, p) for p in self.exclude)]
+        return files
 
     def kind(self, rel: str) -> Optional[str]:
         return self.source.kind(rel)

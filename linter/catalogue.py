@@ -1,0 +1,159 @@
+"""The rule catalogue: ``standards-lint rules``, ``rule CODE``, ``plugins``,
+and the generated rule pages in ``docs/rules/`` (``python -m
+standards_lint.catalogue docs/rules``)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from typing import Optional
+
+from .rule import Rule
+
+FIX_TEXT = {
+    "none": "No automatic fix.",
+    "safe": "Safe fix: `--fix` applies it; the protocol fully determines the replacement text.",
+    "unsafe": "Unsafe fix: applied only with `--fix --unsafe-fixes`; check the result, it may need a person's decision.",
+    "sometimes": "Sometimes fixable: a safe fix is offered where the protocol determines the text, otherwise none.",
+}
+
+
+def _registry(project_path: Optional[str] = None):
+    from .config import ConfigError, load_config
+    from .engine import load_registry, registry_for
+    from .project import find_root
+
+    root = find_root(project_path or ".")
+    if root is None:
+        return load_registry()
+    try:
+        cfg = load_config(root)
+    except ConfigError:
+        return load_registry()
+    return registry_for(root, cfg.plugins)
+
+
+def rule_page(r: Rule) -> str:
+    lines = [
+        f"# {r.code}: {r.name}",
+        "",
+        f"- **Protocol section:** {r.section}",
+        f"- **Default severity:** {r.severity}",
+        f"- **Fix:** {r.fix}",
+        f"- **Plugin:** {r.plugin or 'builtin'}",
+        f"- **Checker parity:** {'beyond the framework checker' if r.beyond_checker else 'the framework checker reports this too'}",
+        "",
+        r.summary,
+        "",
+        r.explanation or r.summary,
+        "",
+    ]
+    if r.bad_example:
+        lines += ["## Example that fails", "", "```markdown", r.bad_example.strip("\n"), "```", ""]
+    if r.good_example:
+        lines += ["## Example that passes", "", "```markdown", r.good_example.strip("\n"), "```", ""]
+    lines += ["## Fix safety", "", FIX_TEXT.get(r.fix, r.fix), ""]
+    return "\n".join(lines)
+
+
+def index_page(rules: list[Rule]) -> str:
+    lines = [
+        "# Rules",
+        "",
+        "Generated from the rule declarations by `python -m standards_lint.catalogue docs/rules`;",
+        "do not edit by hand (a test fails when this folder is out of date).",
+        "",
+        "| code | name | protocol section | severity | fix |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    for r in rules:
+        lines.append(f"| [{r.code}]({r.code}.md) | {r.name} | {r.section} | {r.severity} | {r.fix} |")
+    return "\n".join(lines) + "\n"
+
+
+def generate_docs(out_dir: str, rules: list[Rule]) -> dict[str, str]:
+    """The pages of ``docs/rules/`` as {filename: text}; written when out_dir is given."""
+    pages = {f"{r.code}.md": rule_page(r) for r in rules}
+    pages["README.md"] = index_page(rules)
+    if out_dir:
+        os.makedirs(out_dir, exist_ok=True)
+        for name in os.listdir(out_dir):
+            if name.endswith(".md") and name not in pages:
+                os.unlink(os.path.join(out_dir, name))
+        for name, text in pages.items():
+            with open(os.path.join(out_dir, name), "w", encoding="utf-8", newline="\n") as fh:
+                fh.write(text)
+    return pages
+
+
+def builtin_rules() -> list[Rule]:
+    from .engine import load_registry
+
+    return [r for r in load_registry().rules if r.plugin and not r.plugin.startswith("tests.")]
+
+
+def run_subcommand(name: str, argv: list[str]) -> int:
+    import argparse
+
+    p = argparse.ArgumentParser(prog=f"standards-lint {name}")
+    if name == "rule":
+        p.add_argument("code")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--project", default=".", help="project whose configured plugins to include")
+    try:
+        args = p.parse_args(argv)
+    except SystemExit as exc:
+        return int(exc.code or 0)
+    reg = _registry(args.project)
+    if name == "rules":
+        if args.format == "json":
+            print(json.dumps([
+                {"code": r.code, "name": r.name, "section": r.section, "severity": r.severity, "fix": r.fix,
+                 "summary": r.summary, "plugin": r.plugin, "beyond_checker": r.beyond_checker}
+                for r in reg.rules
+            ], indent=2))
+        else:
+            width = max((len(r.name) for r in reg.rules), default=10)
+            for r in reg.rules:
+                print(f"{r.code:<8} {r.name:<{width}}  {r.severity:<7} fix:{r.fix:<9} {r.section}")
+        return 0
+    if name == "rule":
+        match = [r for r in reg.rules if r.code.upper() == args.code.upper()]
+        if not match:
+            import difflib
+
+            near = difflib.get_close_matches(args.code.upper(), [r.code for r in reg.rules], n=1)
+            hint = f"; did you mean {near[0]}?" if near else ""
+            print(f"standards-lint: unknown rule {args.code}{hint}", file=sys.stderr)
+            return 2
+        r = match[0]
+        if args.format == "json":
+            print(json.dumps({"code": r.code, "name": r.name, "section": r.section, "severity": r.severity,
+                              "fix": r.fix, "summary": r.summary, "explanation": r.explanation,
+                              "bad_example": r.bad_example, "good_example": r.good_example}, indent=2))
+        else:
+            sys.stdout.write(rule_page(r))
+        return 0
+    # plugins
+    rows = [{"name": p.name, "module": p.module, "version": p.version, "codes": p.codes, "error": p.error}
+            for p in reg.plugins]
+    if args.format == "json":
+        print(json.dumps(rows, indent=2))
+    else:
+        for row in rows:
+            status = f"FAILED: {row['error']}" if row["error"] else ", ".join(row["codes"]) or "(no rules)"
+            print(f"{row['name']:<20} {row['version'] or '-':<8} {row['module']:<40} {status}")
+    return 0
+
+
+def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    out = argv[0] if argv else "docs/rules"
+    generate_docs(out, builtin_rules())
+    print(f"wrote {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,182 @@
+"""Configuration: ``[tool.standards-lint]`` in ``pyproject.toml`` or a
+``standards-lint.toml`` (the nearest found walking up from the project root),
+or the file given with ``--config``; ``--isolated`` ignores all of them.
+Command-line options win over the file.
+"""
+
+from __future__ import annotations
+
+import difflib
+import fnmatch
+import os
+from typing import Any, Optional
+
+import attrs
+
+KEYS = ("select", "extend-select", "ignore", "severity", "per-file-ignores", "exclude", "plugins", "format", "plugin-options")
+FORMATS = ("text", "json", "sarif", "github")
+SEVERITIES = ("error", "warning", "info")
+ALWAYS_ON = ("SL001", "SL002", "SL003", "SL004")
+
+
+class ConfigError(Exception):
+    """A usage error in the configuration (exit status 2)."""
+
+
+@attrs.define
+class Config:
+    source: Optional[str] = None  # path of the file read, if any
+    select: Optional[list[str]] = None
+    extend_select: list[str] = attrs.Factory(list)
+    ignore: list[str] = attrs.Factory(list)
+    severity: dict[str, str] = attrs.Factory(dict)
+    per_file_ignores: dict[str, list[str]] = attrs.Factory(dict)
+    exclude: list[str] = attrs.Factory(list)
+    plugins: list[str] = attrs.Factory(list)
+    format: Optional[str] = None
+    plugin_options: dict[str, dict] = attrs.Factory(dict)
+
+    # -- selection --------------------------------------------------------
+    def enabled(self, code: str) -> bool:
+        if code in ALWAYS_ON:
+            return True
+        chosen = (self.select if self.select is not None else ["ALL"]) + self.extend_select
+        best_on = _longest(code, chosen)
+        best_off = _longest(code, self.ignore)
+        if best_on < 0:
+            return False
+        return best_off < best_on if best_off >= 0 else True
+
+    def ignored_in(self, code: str, path: str) -> bool:
+        for pattern, codes in self.per_file_ignores.items():
+            if _glob(path, pattern) and _longest(code, codes) >= 0:
+                return True
+        return False
+
+    def excluded(self, path: str) -> bool:
+        return any(_glob(path, p) for p in self.exclude)
+
+
+def _longest(code: str, prefixes: list[str]) -> int:
+    best = -1
+    for p in prefixes:
+        if p == "ALL":
+            best = max(best, 0)
+        elif code.startswith(p):
+            best = max(best, len(p))
+    return best
+
+
+def _glob(path: str, pattern: str) -> bool:
+    pattern = pattern.rstrip("/")
+    return fnmatch.fnmatchcase(path, pattern) or fnmatch.fnmatchcase(path, pattern + "/*") or (
+        "/" not in pattern and fnmatch.fnmatchcase(path.rsplit("/", 1)[-1], pattern)
+    )
+
+
+def _load_toml(path: str) -> dict:
+    import tomli
+
+    try:
+        with open(path, "rb") as fh:
+            return tomli.load(fh)
+    except OSError as exc:
+        raise ConfigError(f"cannot read {path}: {exc.strerror}") from exc
+    except Exception as exc:
+        raise ConfigError(f"{path} is not valid TOML: {exc}") from exc
+
+
+def find_config(root: str) -> Optional[tuple[str, dict]]:
+    """The nearest configuration at or above *root*: (path, table)."""
+    cur = os.path.abspath(root)
+    while True:
+        candidate = os.path.join(cur, "standards-lint.toml")
+        if os.path.isfile(candidate):
+            data = _load_toml(candidate)
+            return candidate, data.get("tool", {}).get("standards-lint", data)
+        candidate = os.path.join(cur, "pyproject.toml")
+        if os.path.isfile(candidate):
+            data = _load_toml(candidate)
+            table = data.get("tool", {}).get("standards-lint")
+            if table is not None:
+                return candidate, table
+        parent = os.path.dirname(cur)
+        if parent == cur:
+            return None
+        cur = parent
+
+
+def _suggest(word: str, choices) -> str:
+    near = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.5)
+    return f"; did you mean `{near[0]}`?" if near else ""
+
+
+def _str_list(key: str, value: Any, where: str) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"{where}: `{key}` must be a list of strings, not {type(value).__name__}")
+    return list(value)
+
+
+def parse_table(table: dict, where: str) -> Config:
+    cfg = Config(source=where)
+    for key, value in table.items():
+        if key not in KEYS:
+            raise ConfigError(f"{where}: unknown key `{key}`{_suggest(key, KEYS)}")
+        if key == "select":
+            cfg.select = _str_list(key, value, where)
+        elif key == "extend-select":
+            cfg.extend_select = _str_list(key, value, where)
+        elif key == "ignore":
+            cfg.ignore = _str_list(key, value, where)
+        elif key == "exclude":
+            cfg.exclude = _str_list(key, value, where)
+        elif key == "plugins":
+            cfg.plugins = _str_list(key, value, where)
+        elif key == "format":
+            if value not in FORMATS:
+                raise ConfigError(f"{where}: `format` must be one of {', '.join(FORMATS)}{_suggest(str(value), FORMATS)}")
+            cfg.format = value
+        elif key == "severity":
+            if not isinstance(value, dict):
+                raise ConfigError(f"{where}: `severity` must be a table of code = \"error|warning|info\"")
+            for code, sev in value.items():
+                if sev not in SEVERITIES:
+                    raise ConfigError(f"{where}: severity of `{code}` must be error, warning or info{_suggest(str(sev), SEVERITIES)}")
+            cfg.severity = dict(value)
+        elif key == "per-file-ignores":
+            if not isinstance(value, dict):
+                raise ConfigError(f"{where}: `per-file-ignores` must be a table of glob = [codes]")
+            cfg.per_file_ignores = {g: _str_list(f"per-file-ignores.{g}", v, where) for g, v in value.items()}
+        elif key == "plugin-options":
+            if not isinstance(value, dict) or not all(isinstance(v, dict) for v in value.values()):
+                raise ConfigError(f"{where}: `plugin-options` must be a table of plugin = {{options}}")
+            cfg.plugin_options = {k: dict(v) for k, v in value.items()}
+    return cfg
+
+
+def load_config(root: str, *, path: Optional[str] = None, isolated: bool = False) -> Config:
+    if isolated:
+        return Config()
+    if path is not None:
+        data = _load_toml(path)
+        return parse_table(data.get("tool", {}).get("standards-lint", data), path)
+    found = find_config(root)
+    if found is None:
+        return Config()
+    return parse_table(found[1], found[0])
+
+
+def validate_codes(cfg: Config, known: set[str]) -> None:
+    """Every code or prefix the configuration names must exist."""
+    def check(key: str, codes):
+        for c in codes:
+            if c == "ALL" or any(k.startswith(c) for k in known):
+                continue
+            raise ConfigError(f"{cfg.source or 'command line'}: `{key}` names unknown code or prefix `{c}`{_suggest(c, sorted(known))}")
+
+    check("select", cfg.select or [])
+    check("extend-select", cfg.extend_select)
+    check("ignore", cfg.ignore)
+    check("severity", list(cfg.severity))
+    for glob, codes in cfg.per_file_ignores.items():
+        check(f"per-file-ignores.{glob}", codes)
