@@ -1,0 +1,119 @@
+"""Configuration, selection and inline suppressions."""
+
+from __future__ import annotations
+
+import json
+
+from standards_lint.cli import main
+
+from .rules.conftest import CLEAN_STATE, RUNTIME, write_tree
+
+NO_MODE = {k: v for k, v in RUNTIME.items() if not k.endswith("MODE.md")}
+BROKEN = CLEAN_STATE.replace("## Recovery\n\n`Active`: `false`", "## Recovery\n\n`Active`: `true`")
+
+
+def run_json(capsys, args):
+    code = main([*args, "--format", "json", "--no-git"])
+    out = capsys.readouterr()
+    return code, (json.loads(out.out) if out.out.strip() else None), out.err
+
+
+def codes_of(data):
+    return sorted({f["code"] for f in data["findings"]})
+
+
+def tree(tmp_path, extra=None, state=BROKEN):
+    files = dict(NO_MODE, **{".standards/STATE.md": state})
+    files.update(extra or {})
+    write_tree(tmp_path, files)
+    return str(tmp_path)
+
+
+def test_select_reports_only_that_code(tmp_path, capsys):
+    root = tree(tmp_path, {"standards-lint.toml": 'select = ["SL501"]\n'})
+    _, data, _ = run_json(capsys, [root])
+    assert codes_of(data) == ["SL501"]
+
+
+def test_ignore_never_reports_that_code(tmp_path, capsys):
+    root = tree(tmp_path, {"pyproject.toml": '[tool.standards-lint]\nignore = ["SL501"]\n'})
+    _, data, _ = run_json(capsys, [root])
+    assert "SL501" not in codes_of(data) and "SL101" in codes_of(data)
+
+
+def test_prefix_selection_and_more_specific_ignore(tmp_path, capsys):
+    root = tree(tmp_path, {"standards-lint.toml": 'select = ["SL1", "SL5"]\nignore = ["SL10"]\n'})
+    _, data, _ = run_json(capsys, [root])
+    assert codes_of(data) == ["SL501"]
+
+
+def test_command_line_wins_over_the_file(tmp_path, capsys):
+    root = tree(tmp_path, {"standards-lint.toml": 'select = ["SL501"]\n'})
+    _, data, _ = run_json(capsys, [root, "--select", "SL101"])
+    assert codes_of(data) == ["SL101"]
+
+
+def test_isolated_ignores_the_file(tmp_path, capsys):
+    root = tree(tmp_path, {"standards-lint.toml": 'select = ["SL501"]\n'})
+    _, data, _ = run_json(capsys, [root, "--isolated"])
+    assert {"SL101", "SL501"} <= set(codes_of(data))
+
+
+def test_misspelt_key_exits_2_with_suggestion(tmp_path, capsys):
+    root = tree(tmp_path, {"standards-lint.toml": 'selct = ["SL501"]\n'})
+    code, _, err = run_json(capsys, [root])
+    assert code == 2
+    assert "unknown key `selct`" in err and "did you mean `select`" in err
+
+
+def test_unknown_code_exits_2_with_suggestion(tmp_path, capsys):
+    root = tree(tmp_path, {"standards-lint.toml": 'ignore = ["SL5011"]\n'})
+    code, _, err = run_json(capsys, [root])
+    assert code == 2 and "`SL5011`" in err and "did you mean" in err
+
+
+def test_wrong_type_exits_2(tmp_path, capsys):
+    root = tree(tmp_path, {"standards-lint.toml": 'select = "SL501"\n'})
+    code, _, err = run_json(capsys, [root])
+    assert code == 2 and "must be a list of strings" in err
+
+
+def test_severity_override_changes_exit_status(tmp_path, capsys):
+    root = tree(tmp_path, {"standards-lint.toml": 'select = ["SL501"]\nseverity = { SL501 = "warning" }\n'})
+    code, data, _ = run_json(capsys, [root])
+    assert code == 0 and [f["severity"] for f in data["findings"]] == ["warning"]
+
+
+def test_per_file_ignores(tmp_path, capsys):
+    root = tree(tmp_path, {"standards-lint.toml": '[per-file-ignores]\n".standards/STATE.md" = ["SL5"]\n'})
+    _, data, _ = run_json(capsys, [root])
+    assert "SL501" not in codes_of(data) and "SL101" in codes_of(data)
+
+
+def test_format_from_config(tmp_path, capsys):
+    root = tree(tmp_path, {"standards-lint.toml": 'format = "github"\n'})
+    main([root, "--no-git"])
+    assert capsys.readouterr().out.startswith("::error ")
+
+
+def test_disable_next_line_suppresses(tmp_path, capsys):
+    state = BROKEN.replace("## Recovery\n\n", "## Recovery\n\n<!-- standards-lint-disable-next-line SL501 -->\n")
+    root = tree(tmp_path, state=state)
+    _, data, _ = run_json(capsys, [root])
+    assert "SL501" not in codes_of(data) and "SL005" not in codes_of(data)
+
+
+def test_disable_enable_block_suppresses_by_prefix(tmp_path, capsys):
+    state = BROKEN.replace("## Recovery\n\n", "<!-- standards-lint-disable SL5 -->\n## Recovery\n\n") + "\n<!-- standards-lint-enable SL5 -->\n"
+    root = tree(tmp_path, state=state)
+    _, data, _ = run_json(capsys, [root])
+    assert "SL501" not in codes_of(data)
+
+
+def test_unused_suppression_is_a_warning(tmp_path, capsys):
+    state = CLEAN_STATE.replace("## Recovery\n\n", "## Recovery\n\n<!-- standards-lint-disable-next-line SL501 -->\n")
+    root = tree(tmp_path, state=state)
+    _, data, _ = run_json(capsys, [root])
+    unused = [f for f in data["findings"] if f["code"] == "SL005"]
+    assert len(unused) == 1 and unused[0]["severity"] == "warning" and "SL501" in unused[0]["message"]
+    assert unused[0]["line"] == CLEAN_STATE.split("\n").index("## Recovery") + 3
