@@ -1,0 +1,99 @@
+"""The public plugin API of standards-lint.
+
+Everything a rule author needs, from one module::
+
+    from standards_lint.api import hookimpl, rule, report, replace, module_rules
+
+    @rule(code="ACME001", name="request-cites-ticket", section="Active Work",
+          summary="Active Work.Request cites a ticket key.", explanation="...")
+    def request_cites_ticket(project):
+        state = project.state
+        ...
+        yield report(field, "message")
+
+    standards_lint_rules = module_rules(globals())
+
+Register the module under the entry-point group ``standards_lint`` in your
+package's ``pyproject.toml``::
+
+    [project.entry-points.standards_lint]
+    acme = "acme_standards_rules"
+
+or, for a module inside the project itself, list it in the configuration
+(``plugins = ["tools.standards_rules"]``; it is imported with the project
+root on ``sys.path``, only when the configuration asks).
+
+Hooks (see :mod:`standards_lint.hookspecs`): ``standards_lint_rules()`` returns
+the rules; ``standards_lint_configure(options)`` receives the plugin's table
+``[tool.standards-lint.plugin-options.<entry-point name>]``.
+"""
+
+from .ast import (
+    Code,
+    Comment,
+    ConflictMarker,
+    Container,
+    Document,
+    Field,
+    Heading,
+    ListItem,
+    Node,
+    Prose,
+    Provenance,
+    ProvenanceEntry,
+    Span,
+)
+from .findings import Edit, Finding, Fix
+from .hookspecs import hookimpl, hookspec
+from .project import Project
+from .protocol import (
+    ARTIFACT_TYPES,
+    CYCLE_ID_RE,
+    CYCLE_MODES,
+    FAILURE_TYPES,
+    HANDOFF_KINDS,
+    REVIEW_KINDS,
+    WORKFLOW_STATES,
+    record_path,
+)
+from .records import Record
+from .rule import Diagnostic, Rule, module_rules, replace, report, rule
+from .state import StateModel
+
+__all__ = [
+    "ARTIFACT_TYPES",
+    "CYCLE_ID_RE",
+    "CYCLE_MODES",
+    "Code",
+    "Comment",
+    "ConflictMarker",
+    "Container",
+    "Diagnostic",
+    "Document",
+    "Edit",
+    "FAILURE_TYPES",
+    "Field",
+    "Finding",
+    "Fix",
+    "HANDOFF_KINDS",
+    "Heading",
+    "ListItem",
+    "Node",
+    "Project",
+    "Prose",
+    "Provenance",
+    "ProvenanceEntry",
+    "REVIEW_KINDS",
+    "Record",
+    "Rule",
+    "Span",
+    "StateModel",
+    "WORKFLOW_STATES",
+    "hookimpl",
+    "hookspec",
+    "module_rules",
+    "record_path",
+    "replace",
+    "report",
+    "rule",
+]
