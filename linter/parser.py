@@ -98,6 +98,7 @@ class LineIndex:
 
 _HEADING_RE = re.compile(r"^[ ]{0,3}(#{1,6})[ \t]*(.*?)(?:[ \t]+#+)?[ \t]*\r?$")
 _PROVENANCE_OPEN = "<!-- STANDARDS"
+_BLANK_LINE = re.compile(r"\n[ \t\r]*\n")
 
 
 def _code_from_token(path: str, tok, index: LineIndex) -> Code:
@@ -150,7 +151,6 @@ class _Builder:
         self.section: Optional[Container] = None
         self.sub: Optional[Container] = None
         self.item: Optional[ListItem] = None
-        self.line_blank = True  # nothing but whitespace seen on this line so far
         self.first_content = True
 
     # -- containers ---------------------------------------------------------
@@ -177,24 +177,19 @@ class _Builder:
         doc = self.doc
         index = self.index
         path = self.path
+        text = doc.text
+        prev_end = 0
         for node in children:
-            if hasattr(node, "data"):
-                kind = node.data
-                toks = node.children
-                tok = toks[0]
-            else:  # NL token
-                kind = "nl"
-                tok = node
-            start, end = tok.start_pos, (toks[-1].end_pos if kind != "nl" else tok.end_pos)
-            if kind == "nl":
-                if self.line_blank:
-                    self.close_item()
-                self.line_blank = True
-                continue
+            kind = node.data
+            toks = node.children
+            tok = toks[0]
+            start, end = tok.start_pos, toks[-1].end_pos
+            if start > prev_end and self.item is not None and _BLANK_LINE.search(text, prev_end, start):
+                self.close_item()
             if kind == "text":
                 value = str(tok)
                 if value.strip() and value.strip() != "\ufeff":
-                    self.line_blank = False
+                    prev_end = end
                     self.first_content = False
                     prose = Prose(path, index.span(start, end), value)
                     doc.prose.append(prose)
@@ -204,9 +199,9 @@ class _Builder:
                     else:
                         self.container().prose.append(prose)
                 continue
+            prev_end = end
             was_first = self.first_content
             self.first_content = False
-            self.line_blank = False
             if kind == "heading":
                 self.close_item()
                 self.heading(tok, start, end)

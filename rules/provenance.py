@@ -1,5 +1,371 @@
-"""(being written)"""
+"""Workflow Artifact Provenance: the ``<!-- STANDARDS`` block a record begins
+with, and the record's visible ``Cycle``/``ReviewKind`` header fields.
 
-from standards_lint.rule import module_rules
+The block is read here line by line, as the protocol shows it::
+
+    <!-- STANDARDS
+    Artifact: REVIEW
+    Cycle: <Active Work.Id>
+    ReviewKind: IMPLEMENTATION
+    -->
+
+Only a file whose first line opens the block has one ("Every newly created
+record begins with this block"); a leading blank line or conflict marker means
+the file has no block.  Every Markdown file of the project is inspected except
+the installed runtime under ``.standards/`` (cycle records under
+``.standards/docs/`` are inspected): a valid block makes a file a cycle record
+"even if it is later renamed or moved".
+
+:func:`blocks` and :func:`project_records` are shared with
+:mod:`standards_lint.rules.record_paths`.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+import attrs
+
+from standards_lint.ast import Span
+from standards_lint.parser import LineIndex
+from standards_lint.protocol import ARTIFACT_TYPES, REVIEW_KINDS, TERMINAL_STATES, record_path
+from standards_lint.rule import module_rules, report, rule
+
+OPEN = "<!-- STANDARDS"
+KEYS = ("Artifact", "Cycle", "ReviewKind")
+_LINE_RE = re.compile(r"^(Artifact|Cycle|ReviewKind):[ \t]*(\S+)$")
+# A cycle ID in a block: one token of letters, digits, `.`, `_` or `-`.  (The
+# strict generated form is checked on Active Work.Id; a block naming another
+# cycle in an older form is still a record of that cycle.)
+_CYCLE_TOKEN_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+COLLISION = "Treat it as a collision: leave it unchanged and ask the user how to resolve it."
+# Records whose header shows `Cycle` (and `ReviewKind` in a review report).
+HEADER_CYCLE_TYPES = ("DEVELOPMENT", "VERIFICATION", "REVIEW", "DOCUMENTATION", "SYNCHRONIZATION")
+
+
+@attrs.define(eq=False)
+class BlockLine:
+    key: str
+    value: str
+    span: Span  # the whole line
+    value_span: Span
+
+
+@attrs.define(eq=False)
+class Block:
+    """A provenance block at the start of a file."""
+
+    path: str
+    span: Span  # the opening line
+    lines: list = attrs.Factory(list)  # BlockLine, first occurrence of each key
+    errors: list = attrs.Factory(list)  # (detail, span)
+    closed: bool = False
+
+    def get(self, key: str) -> Optional[BlockLine]:
+        for line in self.lines:
+            if line.key == key:
+                return line
+        return None
+
+    @property
+    def valid(self) -> bool:
+        return not self.errors
+
+    @property
+    def artifact(self) -> Optional[str]:
+        line = self.get("Artifact")
+        return line.value if line else None
+
+    @property
+    def cycle(self) -> Optional[str]:
+        line = self.get("Cycle")
+        return line.value if line else None
+
+    @property
+    def review_kind(self) -> Optional[str]:
+        line = self.get("ReviewKind")
+        return line.value if line else None
+
+    @property
+    def label(self) -> str:
+        """``VERIFICATION`` or ``REVIEW IMPLEMENTATION``."""
+        return label(self.artifact, self.review_kind)
+
+
+def label(artifact: str, kind: Optional[str] = None) -> str:
+    return f"{artifact} {kind}" if artifact == "REVIEW" and kind else artifact
+
+
+def parse_block(path: str, text: str) -> Optional[Block]:
+    """The provenance block *text* begins with, or None when it has none."""
+    if text.startswith("\ufeff"):
+        text = text[1:]  # offsets then count from after the BOM, as the project decodes
+    if not text.startswith(OPEN):
+        return None
+    index = LineIndex(text)
+    raw_lines = text.split("\n")
+    first = raw_lines[0].rstrip("\r")
+    rest = first[len(OPEN):]
+    if rest and not rest[0].isspace() and not rest.startswith("-"):
+        return None  # `<!-- STANDARDSX`: some other comment
+    block = Block(path, index.span(0, len(first)))
+    # (content, offset of the content) of every line after the opener; text
+    # after `<!-- STANDARDS` on the first line counts as a line of its own.
+    candidates = []
+    opener_rest = rest.strip()
+    if opener_rest:
+        candidates.append((opener_rest, len(OPEN) + rest.index(opener_rest)))
+    offset = len(raw_lines[0]) + 1
+    for raw in raw_lines[1:]:
+        body = raw.rstrip("\r")
+        candidates.append((body.strip(), offset + len(body) - len(body.lstrip())))
+        offset += len(raw) + 1
+    seen: set[str] = set()
+    for stripped, start in candidates:
+        if stripped == "":
+            break  # a blank line ends the block: it was never closed
+        closes = stripped.endswith("-->")
+        content = stripped[:-3].rstrip() if closes else stripped
+        if content:
+            span = index.span(start, start + len(content))
+            m = _LINE_RE.match(content)
+            if m is None or (m.group(1) == "Cycle" and not _CYCLE_TOKEN_RE.match(m.group(2))):
+                block.errors.append((f"unexpected provenance line `{content}`", span))
+            else:
+                key, value = m.group(1), m.group(2)
+                vstart = start + m.start(2)
+                if key in seen:
+                    block.errors.append((f"`{key}` appears twice in the provenance block", span))
+                else:
+                    seen.add(key)
+                    block.lines.append(BlockLine(key, value, span, index.span(vstart, vstart + len(value))))
+        if closes:
+            block.closed = True
+            break
+    if not block.closed:
+        block.errors.append(("the provenance block is never closed with `-->`", block.span))
+    art, cyc, kind = block.get("Artifact"), block.get("Cycle"), block.get("ReviewKind")
+    # A missing line is only worth a word when every line was readable and
+    # the block closed; otherwise the defect above already explains it.
+    complete = block.closed and not block.errors
+    if art is None:
+        if complete:
+            block.errors.append(("it has no `Artifact` line", block.span))
+    elif art.value not in ARTIFACT_TYPES:
+        block.errors.append((f"unknown Artifact `{art.value}`", art.value_span))
+    elif art.value == "REVIEW":
+        if kind is not None and kind.value not in REVIEW_KINDS or kind is None and complete:
+            where = kind.value_span if kind is not None else art.span
+            block.errors.append(
+                ("a REVIEW block needs `ReviewKind: IMPLEMENTATION` or `ReviewKind: FINAL_DELIVERABLE`", where)
+            )
+    elif kind is not None:
+        block.errors.append(("only REVIEW blocks may have `ReviewKind`", kind.span))
+    if cyc is None and complete:
+        block.errors.append(("it has no `Cycle` line", block.span))
+    return block
+
+
+def scanned(rel: str) -> bool:
+    """Files inspected for provenance: everything but the installed runtime."""
+    return not rel.startswith(".standards/") or rel.startswith(".standards/docs/")
+
+
+def blocks(project) -> dict:
+    """path -> Block for every inspected Markdown file that begins with one."""
+    cached = getattr(project, "_sl6_blocks", None)
+    if cached is not None:
+        return cached
+    out = {}
+    for rel in project.markdown_files:
+        if not scanned(rel) or project.kind(rel) != "file":
+            continue
+        text = project.text(rel)
+        if text is None:
+            continue
+        b = parse_block(rel, text)
+        if b is not None:
+            out[rel] = b
+    project._sl6_blocks = out
+    return out
+
+
+def project_records(project) -> list:
+    """Blocks that are valid: the project's cycle records, by path."""
+    return [b for b in blocks(project).values() if b.valid]
+
+
+def current_cycle(project) -> Optional[str]:
+    """Active Work.Id of the active cycle: None when no cycle is recorded
+    (UNSET/NONE/empty) or the cycle has ended (SIGNED_OFF, CANCELLED)."""
+    state = project.state
+    if state is None:
+        return None
+    value = state.aw("Id")
+    if value is None or value.strip() in ("", "UNSET", "NONE"):
+        return None
+    if state.workflow_state in TERMINAL_STATES:
+        return None
+    return value
+
+
+# Fixed record paths, in the order they are inspected; a record at one of them
+# is the first of its type for the cycle, before records elsewhere (by path).
+FIXED = (
+    ("DEVELOPMENT", None),
+    ("VERIFICATION", None),
+    ("REVIEW", "IMPLEMENTATION"),
+    ("REVIEW", "FINAL_DELIVERABLE"),
+    ("DOCUMENTATION", None),
+    ("SYNCHRONIZATION", None),
+)
+
+
+def placement(project):
+    """(first, seconds) among the records of the active cycle: ``first`` maps
+    (artifact, review kind) to its first record; ``seconds`` lists
+    (record, first record) for every further record of the same kind."""
+    cached = getattr(project, "_sl6_placement", None)
+    if cached is not None:
+        return cached
+    first: dict = {}
+    seconds: list = []
+    cycle = current_cycle(project)
+    if cycle is not None:
+        mine = [b for b in project_records(project) if b.cycle == cycle]
+        by_path = {b.path: b for b in mine}
+        fixed = [record_path(a, cycle, k) for a, k in FIXED]
+        ordered = [by_path[p] for p in fixed if p in by_path]
+        ordered += sorted((b for b in mine if b.path not in fixed), key=lambda b: b.path)
+        for b in ordered:
+            key = (b.artifact, b.review_kind)
+            if key in first:
+                seconds.append((b, first[key]))
+            else:
+                first[key] = b
+    project._sl6_placement = (first, seconds)
+    return first, seconds
+
+
+def header_field(doc, name):
+    """The first `name` field of the record header (before the first ``##``)."""
+    if doc is None or doc.header is None:
+        return None
+    return doc.header.field(name)
+
+
+# -- rules ---------------------------------------------------------------------
+
+
+@rule(
+    code="SL600",
+    name="malformed-provenance-block",
+    section="Workflow Artifact Provenance",
+    summary="A file begins with a `<!-- STANDARDS` block that is not well formed.",
+    explanation="""
+**What it does.** Reads the `<!-- STANDARDS` block at the top of every
+Markdown file of the project (outside the installed runtime; cycle records under
+`.standards/docs/` included) and reports each defect: a line other than
+`Artifact: <TYPE>`, `Cycle: <cycle ID>` or `ReviewKind: <KIND>` (an invalid
+cycle ID, a stray note, a merge-conflict marker), an unknown artifact type, a
+key given twice, a `ReviewKind` on a non-REVIEW block, a REVIEW block without a
+valid `ReviewKind`, or a block never closed with `-->` before a blank line.
+
+**Why.** PROTOCOL.md, Workflow Artifact Provenance: "A file that starts with a
+malformed STANDARDS block (for example an unknown artifact type, an invalid
+cycle ID, a missing or extra `ReviewKind`, or an unclosed block) is a collision
+for every artifact type. Do not edit, adopt, or repair it." and "Report a
+collision and block dependent work until the user resolves it".
+
+**Fix safety.** No fix: the protocol forbids repairing the block; the user
+decides what the file is.
+""",
+    bad_example="<!-- STANDARDS\nArtifact: SCOPE\nCycle: add-search-20261130T024551Z-bcf1ae8e\nReviewKind: IMPLEMENTATION\n-->",
+    good_example="<!-- STANDARDS\nArtifact: SCOPE\nCycle: add-search-20261130T024551Z-bcf1ae8e\n-->",
+)
+def malformed_provenance_block(project):
+    for rel, block in blocks(project).items():
+        for detail, span in block.errors:
+            yield report((rel, span), f"has a malformed provenance block ({detail}). {COLLISION}")
+
+
+def _current_records(project):
+    """The first record of each type of the active cycle (a second copy is
+    SL634's business), for the types whose header shows `Cycle`."""
+    first, _ = placement(project)
+    return [b for b in first.values() if b.artifact in HEADER_CYCLE_TYPES]
+
+
+def _visible_mismatch(project, key: str, artifacts):
+    for block in _current_records(project):
+        if block.artifact not in artifacts:
+            continue
+        doc = project.doc(block.path)
+        if doc is None:
+            continue
+        field = header_field(doc, key)
+        shown = field.value if field is not None else ""
+        said = block.get(key).value
+        if shown == said:
+            continue
+        where = (block.path, field.value_span) if field is not None else (block.path, block.get(key).span)
+        what = f"shows {key} `{shown}`" if field is not None else f"has no visible `{key}` field in its header"
+        yield report(
+            where,
+            f"{what} but its provenance block says `{said}`. The visible `{key}` field must match the block.",
+        )
+
+
+@rule(
+    code="SL601",
+    name="record-cycle-mismatch",
+    section="Workflow Artifact Provenance",
+    summary="A current-cycle record's visible `Cycle` field differs from its provenance block.",
+    explanation="""
+**What it does.** For every record of the active cycle with a fixed path
+(development plan, verification report, review reports, documentation and
+synchronization records), compares the header's `Cycle` field with the
+block's `Cycle`; a missing header field counts as empty.
+
+**Why.** PROTOCOL.md, Workflow Artifact Provenance: "Every other record is
+always cycle-owned at its fixed path. Its provenance block must match
+`Active Work.Id` and the path, and its visible `Cycle` field, plus the visible
+`ReviewKind` field in a review report, must match the block."
+
+**Fix safety.** No fix: which of the two is wrong (the header or a copied
+block) needs a person's judgement.
+""",
+    bad_example="<!-- STANDARDS\nArtifact: VERIFICATION\nCycle: add-search-20261130T024551Z-bcf1ae8e\n-->\n\n# Verification Report\n\n`Cycle`: `old-cycle-20260101T000000Z-00000000`",
+    good_example="<!-- STANDARDS\nArtifact: VERIFICATION\nCycle: add-search-20261130T024551Z-bcf1ae8e\n-->\n\n# Verification Report\n\n`Cycle`: `add-search-20261130T024551Z-bcf1ae8e`",
+)
+def record_cycle_mismatch(project):
+    yield from _visible_mismatch(project, "Cycle", HEADER_CYCLE_TYPES)
+
+
+@rule(
+    code="SL602",
+    name="review-kind-mismatch",
+    section="Workflow Artifact Provenance",
+    summary="A current-cycle review report's visible `ReviewKind` differs from its provenance block.",
+    explanation="""
+**What it does.** For every review report of the active cycle, compares the
+header's `ReviewKind` field with the block's `ReviewKind`; a missing header
+field counts as empty.
+
+**Why.** PROTOCOL.md, Workflow Artifact Provenance: "its visible `Cycle`
+field, plus the visible `ReviewKind` field in a review report, must match the
+block." A review report uses "exactly one concrete kind matching its path and
+the current review state".
+
+**Fix safety.** No fix: the kind decides which review the report is; a person
+must confirm it.
+""",
+    bad_example="<!-- STANDARDS\nArtifact: REVIEW\nCycle: add-search-20261130T024551Z-bcf1ae8e\nReviewKind: IMPLEMENTATION\n-->\n\n# Review Report\n\n`ReviewKind`: `FINAL_DELIVERABLE`",
+    good_example="<!-- STANDARDS\nArtifact: REVIEW\nCycle: add-search-20261130T024551Z-bcf1ae8e\nReviewKind: IMPLEMENTATION\n-->\n\n# Review Report\n\n`ReviewKind`: `IMPLEMENTATION`",
+)
+def review_kind_mismatch(project):
+    yield from _visible_mismatch(project, "ReviewKind", ("REVIEW",))
+
 
 standards_lint_rules = module_rules(globals())

@@ -1,5 +1,580 @@
-"""(being written)"""
+"""Workflow Artifact Provenance / Workflow State Reference > Active Work: what
+sits at the active cycle's fixed record paths, where the cycle's records are,
+and what `Active Work.Scope`, `.Architecture` and `.Development` point to.
 
-from standards_lint.rule import module_rules
+Records are read with :mod:`standards_lint.rules.provenance` (every Markdown
+file outside the installed runtime; a valid block makes the file a record
+"even if it is later renamed or moved").
+"""
+
+from __future__ import annotations
+
+import posixpath
+from typing import Optional
+
+from standards_lint.protocol import (
+    ROUTE_STANDARD_BROWNFIELD,
+    ROUTE_STANDARD_GREENFIELD,
+    record_path,
+)
+from standards_lint.rule import module_rules, replace, report, rule
+from standards_lint.rules.provenance import (
+    COLLISION,
+    FIXED,
+    blocks,
+    current_cycle,
+    label,
+    placement,
+)
+
+# The plan's fixed path is also named by Active Work.Development, which is
+# where a wrong file there is reported (SL641/SL642).
+COLLISION_CHECKED = FIXED[1:]
+FIXED_TYPES = ("DEVELOPMENT", "VERIFICATION", "REVIEW", "DOCUMENTATION", "SYNCHRONIZATION")
+
+# Active Work path fields: expected artifact, owning state, owning role, noun.
+POINTERS = {
+    "Scope": ("SCOPE", "SCOPING", "Scoper", "scope"),
+    "Architecture": ("ARCHITECTURE", "ARCHITECTING", "Architect", "design"),
+    "Development": ("DEVELOPMENT", "DEVELOPING", "Developer", "plan"),
+}
+
+
+def _cycle_for_paths(project) -> Optional[str]:
+    cycle = current_cycle(project)
+    if cycle is None or "/" in cycle or "\\" in cycle or cycle in (".", ".."):
+        return None
+    return cycle
+
+
+def _fixed_paths(cycle: str):
+    return [(art, kind, record_path(art, cycle, kind)) for art, kind in FIXED]
+
+
+def _state_path(project):
+    return project.state.path if project.state is not None else ".standards/STATE.md"
+
+
+def _aw_field(project, name):
+    state = project.state
+    if state is None:
+        return None
+    return state.one(state.active_work, name)
+
+
+def _normalize(value: str) -> Optional[str]:
+    """The repository-relative path an Active Work value names, or None when
+    it cannot name a file inside the repository."""
+    v = value.strip().replace("\\", "/")
+    if not v or v.startswith("/") or (len(v) > 1 and v[1] == ":"):
+        return None
+    p = posixpath.normpath(v)
+    if p == "." or p == ".." or p.startswith("../"):
+        return None
+    return p
+
+
+def _project_mode(project) -> Optional[str]:
+    doc = project.mode_doc
+    if doc is None or doc.header is None:
+        return None
+    found = doc.header.all_fields("ProjectMode")
+    if len(found) != 1 or found[0].value not in ("GREENFIELD", "BROWNFIELD"):
+        return None
+    return found[0].value
+
+
+def _passed(project, state: str, owner: str) -> bool:
+    """Whether the forward route has already passed *owner* when in *state*
+    (Forward Transitions; greenfield audits after architecture, brownfield
+    first).  States outside the route (sign-off, cancellation) never count."""
+    mode = _project_mode(project)
+    routes = {
+        "GREENFIELD": (ROUTE_STANDARD_GREENFIELD,),
+        "BROWNFIELD": (ROUTE_STANDARD_BROWNFIELD,),
+    }.get(mode, (ROUTE_STANDARD_GREENFIELD, ROUTE_STANDARD_BROWNFIELD))
+    answers = set()
+    for route in routes:
+        if state not in route or owner not in route:
+            return False
+        answers.add(route.index(state) > route.index(owner))
+    return answers == {True}
+
+
+# -- fixed paths ----------------------------------------------------------------
+
+
+def _fixed_path_findings(project):
+    """(code, path, span_or_None, message) for what sits at the fixed paths."""
+    cycle = _cycle_for_paths(project)
+    if cycle is None:
+        return
+    found = blocks(project)
+    blocked_parents = set()
+    for art, kind, path in _fixed_paths(cycle):
+        if (art, kind) not in COLLISION_CHECKED:
+            continue
+        what = label(art, kind)
+        k = project.kind(path)
+        if k is None:
+            # A file where a folder of the path must be prevents the location.
+            parent = posixpath.dirname(path)
+            while parent and parent != ".standards":
+                pk = project.kind(parent)
+                if pk is not None:
+                    if pk != "dir" and parent not in blocked_parents:
+                        blocked_parents.add(parent)
+                        yield ("SL633", parent, None,
+                               f"is not a folder, so this cycle's {what} record cannot be created at its "
+                               f"fixed path {path}. {COLLISION}")
+                    break
+                parent = posixpath.dirname(parent)
+            continue
+        if k != "file":
+            noun = "a folder" if k == "dir" else "not a regular file"
+            yield ("SL633", path, None,
+                   f"is {noun}, so this cycle's {what} record cannot be at its fixed path. {COLLISION}")
+            continue
+        block = found.get(path)
+        if block is None:
+            if project.text(path) is None:
+                continue  # unreadable: reported by the engine
+            yield ("SL630", path, None,
+                   f"does not start with a STANDARDS provenance block, so it cannot be this cycle's "
+                   f"{what} record. {COLLISION}")
+            continue
+        if not block.valid:
+            continue  # SL600
+        if (block.artifact, block.review_kind) != (art, kind):
+            line = block.get("Artifact")
+            yield ("SL632", path, line.value_span,
+                   f"must hold this cycle's {what} record, but holds {block.label}. {COLLISION}")
+        elif block.cycle != cycle:
+            line = block.get("Cycle")
+            yield ("SL631", path, line.value_span,
+                   f"holds a {what} record for cycle `{block.cycle}`, not this cycle's {what} record "
+                   f"(`{cycle}`). {COLLISION}")
+
+
+def _emit(project, code):
+    for c, path, span, message in _fixed_path_findings(project):
+        if c == code:
+            yield report((path, span) if span is not None else path, message)
+
+
+_COLLISION_WHY = """PROTOCOL.md, Workflow Artifact Provenance: "Every other record is always
+cycle-owned at its fixed path. Its provenance block must match `Active Work.Id`
+and the path" and "An unrelated, unmarked, incorrectly marked, or
+different-cycle or different-kind file at a fixed path is a collision, and so is
+a non-directory or unsafe path that prevents the required location." A
+collision is reported and blocks dependent work "without overwriting,
+relabeling, or adopting it or silently choosing another path"."""
+
+
+@rule(
+    code="SL630",
+    name="fixed-path-unmarked",
+    section="Workflow Artifact Provenance",
+    summary="A file at one of this cycle's fixed record paths has no provenance block.",
+    explanation=f"""
+**What it does.** Looks at the active cycle's fixed paths for the
+verification report, both review reports, the documentation record and the
+synchronization record; a file there that does not begin with a
+`<!-- STANDARDS` block (a leading blank line or conflict marker counts) is
+reported.
+
+**Why.** {_COLLISION_WHY}
+
+**Fix safety.** No fix: the file's content belongs to whoever wrote it; the
+user decides where it goes.
+""",
+    bad_example="`.standards/docs/verification/<Active Work.Id>.md`:\n\n# Verification Report\n\n`Status`: `COMPLETE`",
+    good_example="`.standards/docs/verification/<Active Work.Id>.md`:\n\n<!-- STANDARDS\nArtifact: VERIFICATION\nCycle: <Active Work.Id>\n-->",
+)
+def fixed_path_unmarked(project):
+    yield from _emit(project, "SL630")
+
+
+@rule(
+    code="SL631",
+    name="fixed-path-other-cycle",
+    section="Workflow Artifact Provenance",
+    summary="This cycle's fixed record path holds another cycle's record of the same type.",
+    explanation=f"""
+**What it does.** Reports a record of the right type (and review kind) at one
+of the active cycle's fixed paths whose block names a different cycle.
+
+**Why.** {_COLLISION_WHY} A different cycle "must never overwrite, repurpose,
+or adopt it".
+
+**Fix safety.** No fix: the other cycle's record must be preserved.
+""",
+    bad_example="<!-- STANDARDS\nArtifact: VERIFICATION\nCycle: old-cycle-20260101T000000Z-00000000\n-->",
+    good_example="<!-- STANDARDS\nArtifact: VERIFICATION\nCycle: <Active Work.Id>\n-->",
+)
+def fixed_path_other_cycle(project):
+    yield from _emit(project, "SL631")
+
+
+@rule(
+    code="SL632",
+    name="fixed-path-wrong-artifact",
+    section="Workflow Artifact Provenance",
+    summary="This cycle's fixed record path holds a record of another type or review kind.",
+    explanation=f"""
+**What it does.** Reports a valid record at one of the active cycle's fixed
+paths whose artifact type or review kind is not the one the path is for (for
+example an `IMPLEMENTATION` review at `final-deliverable.md`).
+
+**Why.** {_COLLISION_WHY} A review report uses "exactly one concrete kind
+matching its path".
+
+**Fix safety.** No fix: relabeling a record is forbidden.
+""",
+    bad_example="`.standards/docs/verification/<Active Work.Id>.md`:\n\n<!-- STANDARDS\nArtifact: ARCHITECTURE\nCycle: <Active Work.Id>\n-->",
+    good_example="`.standards/docs/verification/<Active Work.Id>.md`:\n\n<!-- STANDARDS\nArtifact: VERIFICATION\nCycle: <Active Work.Id>\n-->",
+)
+def fixed_path_wrong_artifact(project):
+    yield from _emit(project, "SL632")
+
+
+@rule(
+    code="SL633",
+    name="fixed-path-not-a-file",
+    section="Workflow Artifact Provenance",
+    summary="A folder or special file occupies one of this cycle's fixed record paths.",
+    beyond_checker=True,
+    explanation=f"""
+**What it does.** Reports a folder, socket or dangling link at the active
+cycle's fixed path for the verification report, a review report, the
+documentation record or the synchronization record, and a file standing where
+a folder of such a path must be (for example a file
+`.standards/docs/reviews/<Active Work.Id>`).
+
+**Why.** {_COLLISION_WHY}
+
+**Fix safety.** No fix: the user decides what to do with the folder.
+""",
+    bad_example="`.standards/docs/verification/<Active Work.Id>.md/` is a folder.",
+    good_example="`.standards/docs/verification/<Active Work.Id>.md` is a record file.",
+)
+def fixed_path_not_a_file(project):
+    yield from _emit(project, "SL633")
+
+
+# -- where this cycle's records are --------------------------------------------------
+
+
+def _placement_findings(project):
+    cycle = _cycle_for_paths(project)
+    if cycle is None:
+        return
+    first, seconds = placement(project)
+    for b, head in seconds:
+        yield ("SL634", b, f"is a second {b.label} record for this cycle; {head.path} is the first. "
+                           "A cycle has one record of each type; do not adopt or merge it silently.")
+    for b in first.values():
+        if b.artifact in FIXED_TYPES:
+            want = record_path(b.artifact, cycle, b.review_kind)
+            if b.path != want:
+                yield ("SL635", b, f"is this cycle's {b.label} record, but it must be at {want}.")
+
+
+@rule(
+    code="SL634",
+    name="duplicate-record",
+    section="Workflow Artifact Provenance",
+    summary="Two files carry this cycle's record of the same type (and review kind).",
+    explanation="""
+**What it does.** Among all records whose block names the active cycle, finds
+a second record of the same artifact type and review kind. The one at a fixed
+record path counts as the first; otherwise the first by path.
+
+**Why.** PROTOCOL.md, Workflow Artifact Provenance: each record type has one
+location per cycle ("`.standards/docs/verification/<Active Work.Id>.md`", ...),
+and "A valid provenance block makes the file a STANDARDS cycle-owned artifact
+even if it is later renamed or moved", so a copy is a second record competing
+with the first.
+
+**Fix safety.** No fix: which copy is authoritative is the user's call.
+""",
+    bad_example="`archive/copy.md` and `.standards/docs/verification/<Active Work.Id>.md` both begin with\n\n<!-- STANDARDS\nArtifact: VERIFICATION\nCycle: <Active Work.Id>\n-->",
+    good_example="Only `.standards/docs/verification/<Active Work.Id>.md` carries the block.",
+)
+def duplicate_record(project):
+    for code, b, message in _placement_findings(project):
+        if code == "SL634":
+            yield report((b.path, b.get("Artifact").span), message)
+
+
+@rule(
+    code="SL635",
+    name="record-wrong-path",
+    section="Workflow Artifact Provenance",
+    summary="This cycle's plan, report or record is not at its fixed path.",
+    explanation="""
+**What it does.** Reports a record of the active cycle whose type has a fixed
+path (development plan, verification report, review reports, documentation and
+synchronization records) but which sits somewhere else. Scope and design may
+live in existing project documents and are not checked here.
+
+**Why.** PROTOCOL.md, Workflow Artifact Provenance: "Every other record is
+always cycle-owned at its fixed path. Its provenance block must match
+`Active Work.Id` and the path".
+
+**Fix safety.** No fix: moving a record is a user decision (and the fixed path
+may be occupied).
+""",
+    bad_example="`plans/<Active Work.Id>.md` begins with\n\n<!-- STANDARDS\nArtifact: DEVELOPMENT\nCycle: <Active Work.Id>\n-->",
+    good_example="The plan is `.standards/docs/development/<Active Work.Id>.md`.",
+)
+def record_wrong_path(project):
+    for code, b, message in _placement_findings(project):
+        if code == "SL635":
+            yield report((b.path, b.get("Artifact").span), message)
+
+
+@rule(
+    code="SL636",
+    name="corrective-resume-record-missing",
+    section="Corrective Returns",
+    summary="A DOCUMENTATION cycle resumed from Documenter or Synchronizer without that role's record.",
+    explanation="""
+**What it does.** When a `DOCUMENTATION` cycle's handoff is a `RESUME` from
+`DOCUMENTING` or `SYNCHRONIZING`, the documentation or synchronization record
+of the active cycle must exist at its fixed path.
+
+**Why.** PROTOCOL.md, Corrective Returns: a Documenter or Synchronizer return
+applies only when "its record has valid current-cycle provenance, and the
+frame's specific correction has been verified", and "A qualifying Documenter or
+Synchronizer return retains its valid current-cycle record and verified
+correction evidence".
+
+**Fix safety.** No fix: the role must write its record.
+""",
+    bad_example="`Kind`: `RESUME` `From`: `SYNCHRONIZING` with no `.standards/docs/synchronization/<Active Work.Id>.md`",
+    good_example="The synchronization record exists with the active cycle's block.",
+)
+def corrective_resume_record_missing(project):
+    state = project.state
+    cycle = _cycle_for_paths(project)
+    if state is None or cycle is None or state.cycle_mode != "DOCUMENTATION" or state.ho("Kind") != "RESUME":
+        return
+    art = {"DOCUMENTING": "DOCUMENTATION", "SYNCHRONIZING": "SYNCHRONIZATION"}.get(state.ho("From") or "")
+    if art is None:
+        return
+    path = record_path(art, cycle)
+    if project.kind(path) is None:
+        yield report(
+            path,
+            f"must exist with current-cycle provenance for a corrective RESUME handoff from "
+            f"{state.ho('From')}; the {art} record of cycle `{cycle}` is missing.",
+        )
+
+
+# -- Active Work paths ----------------------------------------------------------------
+
+
+def _pointer_checks(project):
+    """(code, field, message, fix) for the Active Work path fields."""
+    cycle = current_cycle(project)
+    if cycle is None:
+        return
+    found = blocks(project)
+    for name, (art, _owner, _role, _noun) in POINTERS.items():
+        field = _aw_field(project, name)
+        if field is None or field.value.strip() in ("NONE", ""):
+            continue
+        value = field.value
+        path = _normalize(value)
+        k = project.kind(path) if path is not None else None
+        if k is None:
+            yield ("SL640", field, f"Active Work.{name} points to {value}, which does not exist.", None)
+        elif k != "file":
+            yield ("SL640", field, f"Active Work.{name} points to {value}, which is not a file.", None)
+        else:
+            block = found.get(path)
+            if block is not None and block.valid and (block.artifact != art or block.cycle != cycle):
+                yield ("SL641", field,
+                       f"Active Work.{name} points to {value}, which is a {block.label} record for cycle "
+                       f"`{block.cycle}`, not this cycle's {art}. Correct the reference; never adopt "
+                       "or rewrite another cycle's artifact.", None)
+        if name == "Development" and "/" not in cycle:
+            want = record_path("DEVELOPMENT", cycle)
+            if path != want:
+                fix = replace(project.state.path, field.value_span, want, safe=False,
+                              description=f"Point Active Work.Development at {want}")
+                yield ("SL642", field,
+                       f"Active Work.Development points to {value}, but this cycle's DEVELOPMENT record "
+                       f"must be at {want}.", fix)
+
+
+@rule(
+    code="SL640",
+    name="active-work-path-missing",
+    section="Active Work",
+    summary="Active Work.Scope, .Architecture or .Development names a path that does not exist.",
+    explanation="""
+**What it does.** Checks that a non-`NONE` `Scope`, `Architecture` or
+`Development` value in Active Work names an existing file.
+
+**Why.** PROTOCOL.md, Active Work: "`Scope`, `Architecture`, and
+`Development`: repository-relative paths to the owning artifacts, or `NONE`
+until created. Scoper, Architect, and Developer must persist their artifact
+path before their normal completion gate passes."
+
+**Fix safety.** No fix: either the artifact or the reference is wrong.
+""",
+    bad_example="`Scope`: `docs/scope/missing.md`",
+    good_example="`Scope`: `.standards/docs/scope/<Active Work.Id>.md` (the file exists)",
+)
+def active_work_path_missing(project):
+    for code, field, message, fix in _pointer_checks(project):
+        if code == "SL640":
+            yield report((field.path, field.value_span), message, fix)
+
+
+@rule(
+    code="SL641",
+    name="active-work-path-other-record",
+    section="Workflow Artifact Provenance",
+    summary="An Active Work path names another cycle's record or a record of another type.",
+    explanation="""
+**What it does.** Reports `Active Work.Scope`, `.Architecture` or
+`.Development` naming a file whose provenance block is valid but names another
+cycle or another artifact type than the field's (SCOPE, ARCHITECTURE,
+DEVELOPMENT). An unmarked project document is fine for Scope and Architecture.
+
+**Why.** PROTOCOL.md, Workflow Artifact Provenance: "An `Active Work`
+reference to another cycle's artifact is inconsistent with the active cycle. Do
+not overwrite or silently repair that artifact; correct the reference without
+mutating it."
+
+**Fix safety.** No fix: the right reference is not known.
+""",
+    bad_example="`Scope`: `docs/scope/old.md` (its block says `Cycle: old-cycle-20260101T000000Z-00000000`)",
+    good_example="`Scope`: `.standards/docs/scope/<Active Work.Id>.md`",
+)
+def active_work_path_other_record(project):
+    for code, field, message, fix in _pointer_checks(project):
+        if code == "SL641":
+            yield report((field.path, field.value_span), message, fix)
+
+
+@rule(
+    code="SL642",
+    name="development-path-not-fixed",
+    section="Active Work",
+    summary="Active Work.Development is not this cycle's fixed development-plan path.",
+    fix="unsafe",
+    explanation="""
+**What it does.** Checks that a non-`NONE` `Active Work.Development` is
+`.standards/docs/development/<Active Work.Id>.md`.
+
+**Why.** PROTOCOL.md, Workflow Artifact Provenance: the development plan's
+location is `.standards/docs/development/<Active Work.Id>.md`, and "Every other
+record is always cycle-owned at its fixed path"; "`Active Work.Development`
+names the plan".
+
+**Fix safety.** Unsafe fix: it rewrites the value to the fixed path, which is
+fully determined by the cycle ID, but a plan kept elsewhere must then be moved
+by hand.
+""",
+    bad_example="`Development`: `plans/<Active Work.Id>.md`",
+    good_example="`Development`: `.standards/docs/development/<Active Work.Id>.md`",
+)
+def development_path_not_fixed(project):
+    for code, field, message, fix in _pointer_checks(project):
+        if code == "SL642":
+            yield report((field.path, field.value_span), message, fix)
+
+
+def _none_checks(project):
+    """(code, field, message) for Scope/Architecture/Development left NONE."""
+    state = project.state
+    if state is None or current_cycle(project) is None:
+        return
+    ws, mode = state.workflow_state, state.cycle_mode
+    kind, origin = state.ho("Kind"), state.ho("From")
+    if ws is None or mode is None:
+        return
+    for name, (_art, owner, role, noun) in POINTERS.items():
+        field = _aw_field(project, name)
+        if field is None or field.value != "NONE":
+            continue
+        if name == "Development":
+            if mode not in ("STANDARD", "EXPEDITED", "UNSET"):
+                continue  # documentation cycles keep it NONE
+        elif mode not in ("STANDARD", "DOCUMENTATION"):
+            continue  # expedited cycles keep Scope and Architecture NONE
+        if name != "Development" and kind == "RESUME" and origin == owner:
+            yield ("SL644", field,
+                   f"Active Work.{name} is NONE, but a successful RESUME from {owner} requires its completed "
+                   f"{noun}; {role} persists the path before its gate passes.")
+            continue
+        if kind == "PROMOTE":
+            continue  # a just-promoted cycle re-enters the standard route
+        if _passed(project, ws, owner):
+            cycle_word = f"this {mode} cycle" if name != "Development" else "this cycle"
+            yield ("SL643", field,
+                   f"Active Work.{name} is NONE, but {cycle_word} is already in {ws}, past {owner}; "
+                   f"{role} must persist the {noun} path before its gate passes.")
+
+
+@rule(
+    code="SL643",
+    name="active-work-path-none-after-phase",
+    section="Active Work",
+    summary="Active Work.Scope, .Architecture or .Development is still NONE after its owner's phase.",
+    explanation="""
+**What it does.** Once the workflow state lies past `SCOPING`, `ARCHITECTING`
+or `DEVELOPING` on the project's forward route (greenfield: scoping,
+architecture, audit; brownfield: audit first), the matching Active Work path
+must not be `NONE`. Scope and Architecture are checked in STANDARD and
+DOCUMENTATION cycles, Development in STANDARD and EXPEDITED cycles.
+
+**Why.** PROTOCOL.md, Active Work: "Scoper, Architect, and Developer must
+persist their artifact path before their normal completion gate passes. In
+expedited work `Scope` and `Architecture` normally remain `NONE` unless the
+cycle is promoted; `Development` is still Developer-owned and is created before
+implementation begins. In documentation work, Scoper and Architect still
+persist their paths; `Development` remains `NONE` throughout the cycle."
+
+**Fix safety.** No fix: the path of the owning artifact must be looked up.
+""",
+    bad_example="`WorkflowState`: `TESTING` `CycleMode`: `STANDARD` ... `Scope`: `NONE`",
+    good_example="`WorkflowState`: `TESTING` `CycleMode`: `STANDARD` ... `Scope`: `.standards/docs/scope/<Active Work.Id>.md`",
+)
+def active_work_path_none_after_phase(project):
+    for code, field, message in _none_checks(project):
+        if code == "SL643":
+            yield report((field.path, field.value_span), message)
+
+
+@rule(
+    code="SL644",
+    name="active-work-path-none-on-resume",
+    section="Active Work",
+    summary="A RESUME from SCOPING or ARCHITECTING leaves Active Work.Scope or .Architecture NONE.",
+    explanation="""
+**What it does.** When the handoff is a `RESUME` from `SCOPING` (or
+`ARCHITECTING`) in a STANDARD or DOCUMENTATION cycle, `Active Work.Scope` (or
+`Active Work.Architecture`) must name the completed artifact.
+
+**Why.** PROTOCOL.md, Active Work: "Scoper, Architect, and Developer must
+persist their artifact path before their normal completion gate passes."
+Recovery Mechanics: the frame owner resumes only "After correcting the defect
+and passing its applicable gate".
+
+**Fix safety.** No fix: the path of the owning artifact must be looked up.
+""",
+    bad_example="`Kind`: `RESUME` `From`: `SCOPING` ... `Scope`: `NONE`",
+    good_example="`Kind`: `RESUME` `From`: `SCOPING` ... `Scope`: `.standards/docs/scope/<Active Work.Id>.md`",
+)
+def active_work_path_none_on_resume(project):
+    for code, field, message in _none_checks(project):
+        if code == "SL644":
+            yield report((field.path, field.value_span), message)
+
 
 standards_lint_rules = module_rules(globals())

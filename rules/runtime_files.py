@@ -44,15 +44,40 @@ def runtime_file_missing(project):
             yield report(rel, f"{rel} cannot be read.")
 
 
+# Files in which a conflict marker stops every workflow role: the reference
+# checker looks only at these (line by line, comments included).
+CONFLICT_FILES = (".standards/STATE.md", ".standards/MODE.md", ".standards/CONTEXT.md")
+
+
+def conflict_lines(text: str):
+    """(line number, offset, marker line) of every line-start merge-conflict
+    marker: ``<<<<<<<``, ``|||||||``, ``>>>>>>>`` or a line of exactly
+    ``=======``.  Raw text, so markers inside HTML comments count too."""
+    offset = 0
+    for number, line in enumerate(text.split("\n"), start=1):
+        body = line.rstrip("\r")
+        if body.startswith(("<<<<<<<", ">>>>>>>", "|||||||")) or body == "=======":
+            yield number, offset, body
+        offset += len(line) + 1
+
+
+def _marker_span(number: int, offset: int, body: str):
+    from standards_lint.ast import Span
+
+    return Span(number, 1, number, len(body) + 1, offset, offset + len(body))
+
+
 @rule(
     code="SL110",
     name="merge-conflict",
     section="Branches and merges",
-    summary="A file under `.standards/` holds unresolved merge-conflict markers or is unmerged in git.",
+    summary="STATE.md, MODE.md or CONTEXT.md holds unresolved merge-conflict markers.",
     explanation="""
 **What it does.** Finds git conflict markers (`<<<<<<<`, `=======`,
-`>>>>>>>`, `|||||||` at the start of a line) in Markdown files under
-`.standards/`, and files git lists as unmerged.
+`>>>>>>>`, `|||||||` at the start of a line, also inside HTML comments) in
+`.standards/STATE.md`, `.standards/MODE.md` and `.standards/CONTEXT.md`, the
+files every workflow role reads before any work. (Markers in cycle records and
+other files under `.standards/` are SL111.)
 
 **Why.** PROTOCOL.md, Branches and merges: "While `.standards/` has unmerged
 files or conflict markers, a workflow role stops, tells the user which cycles
@@ -65,19 +90,57 @@ For STATE.md the user resolves it "by keeping exactly one cycle".
     good_example="`WorkflowState`: `TESTING`",
 )
 def merge_conflict(project):
-    reported = set()
+    for rel in CONFLICT_FILES:
+        text = project.text(rel)
+        if text is None:
+            continue
+        for number, offset, body in conflict_lines(text):
+            suffix = " by keeping exactly one cycle" if rel == ".standards/STATE.md" else ""
+            yield report(
+                (rel, _marker_span(number, offset, body)),
+                f"has an unresolved merge conflict (`{body}` on line {number}). "
+                f"Stop and ask the user to resolve it{suffix}.",
+            )
+            break
+
+
+@rule(
+    code="SL111",
+    name="record-merge-conflict",
+    section="Branches and merges",
+    summary="A cycle record or other Markdown file under `.standards/` holds merge-conflict markers.",
+    beyond_checker=True,
+    explanation="""
+**What it does.** Finds git conflict markers (`<<<<<<<`, `=======`,
+`>>>>>>>`, `|||||||` at the start of a line) in Markdown files under
+`.standards/` other than STATE.md, MODE.md and CONTEXT.md (those are SL110):
+cycle records under `.standards/docs/`, user styles, and the like.
+
+**Why.** PROTOCOL.md, Branches and merges: "While `.standards/` has unmerged
+files or conflict markers, a workflow role stops, tells the user which cycles
+are involved, and waits; it never resolves the conflict by choosing a side."
+The framework's checker looks only at STATE.md, MODE.md and CONTEXT.md; a
+conflict left in a record is just as much a stop.
+
+**Fix safety.** No fix: choosing a side is the user's decision.
+""",
+    bad_example="<<<<<<< HEAD\n- `AC-001`: Search by name.\n=======\n- `AC-001`: Search by e-mail.\n>>>>>>> feature",
+    good_example="- `AC-001`: Search by name.",
+)
+def record_merge_conflict(project):
     for rel in project.markdown_files:
-        if not rel.startswith(".standards/"):
+        if not rel.startswith(".standards/") or rel in CONFLICT_FILES:
             continue
-        doc = project.doc(rel)
-        if doc is None or not doc.conflicts:
+        text = project.text(rel)
+        if text is None:
             continue
-        reported.add(rel)
-        suffix = " by keeping exactly one cycle" if rel == ".standards/STATE.md" else ""
-        yield report(
-            doc.conflicts[0],
-            f"has an unresolved merge conflict. Stop and ask the user to resolve it{suffix}.",
-        )
+        for number, offset, body in conflict_lines(text):
+            yield report(
+                (rel, _marker_span(number, offset, body)),
+                f"has an unresolved merge conflict (`{body}` on line {number}). "
+                "Stop and ask the user to resolve it; never resolve it by choosing a side.",
+            )
+            break
 
 
 standards_lint_rules = module_rules(globals())

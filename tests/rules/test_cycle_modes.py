@@ -1,0 +1,288 @@
+"""Tests of rules/cycle_modes.py (SL300-SL318)."""
+
+from __future__ import annotations
+
+import subprocess
+
+from standards_lint.engine import lint
+
+from .conftest import RUNTIME, write_tree
+
+CID = "add-user-search-20261130T024240Z-721b3054"
+OLD = "old-change-20261129T010101Z-0a1b2c3d"
+GREENFIELD_MODE = "# S.T.A.N.D.A.R.D.S. Project Mode\n\n`ProjectMode`: `GREENFIELD`\n"
+
+
+def make_state(
+    ws="AUDITING",
+    mode="STANDARD",
+    pending_mode="UNSET",
+    cid=CID,
+    policy="FULL_DELIVERABLE",
+    scope="NONE",
+    architecture="NONE",
+    development="NONE",
+    promotion="NONE",
+    blocked="NONE",
+    cadence="NONE",
+    baseline="`BaselineReconciliation`: `NONE`",
+    kind="INITIAL",
+    origin="NONE",
+    recovery="`Active`: `false`",
+    obligations="`Active`: `false`",
+):
+    request = "UNSET" if cid == "UNSET" else "Add user search."
+    return f"""# S.T.A.N.D.A.R.D.S. Workflow State
+
+`WorkflowState`: `{ws}` `CycleMode`: `{mode}` `PendingCycleMode`: `{pending_mode}`
+`PendingCycleRequest`: `UNSET` `PendingCycleBlockedOn`: `NONE`
+
+## Active Work
+
+`CompletionPolicy`: `{policy}` `Id`: `{cid}` `Request`: `{request}` `Scope`: `{scope}`
+`Architecture`: `{architecture}` `Development`: `{development}` `PromotionReason`: `{promotion}`
+`AuditTarget`: `NONE` `BlockedOn`: `{blocked}` `PendingVerificationCadence`: `{cadence}`
+
+{baseline}
+
+## Handoff
+
+`Kind`: `{kind}` `From`: `{origin}` `FailureType`: `NONE` `Reason`: `A reason.`
+
+## Recovery
+
+{recovery}
+
+## Outstanding Obligations
+
+{obligations}
+"""
+
+
+# Line numbers in make_state: header line 3, Active Work lines 8-10
+# (CompletionPolicy and Scope on 8, Architecture, Development and
+# PromotionReason on 9, BlockedOn and PendingVerificationCadence on 10),
+# BaselineReconciliation 12, Handoff 16, Recovery 20, obligations 24.
+BASELINE_LIST = f"`BaselineReconciliation`:\n\n- `SourceCycle`: `{OLD}`\n  `Request`: `Old change.`"
+FRAME = """`Active`: `true`
+
+### Frame 1
+
+`From`: `TESTING` `Owner`: `DEVELOPING` `FailureType`: `IMPLEMENTATION`
+`Reason`: `A defect.` `ResumeAt`: `TESTING` `RerunThrough`: `NONE`"""
+
+
+def found(findings, code):
+    return [(f.path, f.line) for f in findings if f.code == code]
+
+
+def run(lint_tree, files=None, **kw):
+    return lint_tree(files or {}, state=make_state(**kw))
+
+
+STATE = ".standards/STATE.md"
+
+
+def test_clean_states_have_no_cycle_mode_findings(lint_tree):
+    for kw in (
+        dict(cid="UNSET", mode="UNSET", policy="NONE"),
+        dict(ws="AUDITING", mode="DOCUMENTATION", policy="NONE"),
+        dict(ws="DEVELOPING", mode="EXPEDITED", policy="NONE", development=".standards/docs/development/x.md"),
+        dict(ws="DOCUMENTING", mode="STANDARD", kind="FORWARD", origin="REVIEWING_IMPLEMENTATION"),
+    ):
+        findings = run(lint_tree, **kw)
+        assert [f.code for f in findings if f.code.startswith("SL3")] == [], kw
+
+
+def test_sl300_documentation_omitted_state(lint_tree):
+    f = run(lint_tree, ws="TESTING", mode="DOCUMENTATION", policy="NONE", kind="FORWARD", origin="DOCUMENTING")
+    assert found(f, "SL300") == [(STATE, 3)]
+    f = run(lint_tree, ws="DOCUMENTING", mode="DOCUMENTATION", policy="NONE", kind="FORWARD", origin="ARCHITECTING")
+    assert found(f, "SL300") == []
+
+
+def test_sl301_expedited_omitted_state(lint_tree):
+    f = run(lint_tree, ws="TESTING", mode="EXPEDITED", policy="NONE", kind="FORWARD", origin="DEVELOPING")
+    assert found(f, "SL301") == [(STATE, 3)]
+    f = run(lint_tree, ws="REVIEWING_IMPLEMENTATION", mode="EXPEDITED", policy="NONE", kind="FORWARD", origin="DEVELOPING")
+    assert found(f, "SL301") == []
+
+
+def test_sl302_implementation_reviewed_tail(lint_tree):
+    kw = dict(ws="SYNCHRONIZING", policy="IMPLEMENTATION_REVIEWED", kind="FORWARD", origin="REVIEWING_FINAL")
+    assert found(run(lint_tree, **kw), "SL302") == [(STATE, 3)]
+    # Recovery routing may enter the omitted tail.
+    frame = FRAME.replace("`Owner`: `DEVELOPING`", "`Owner`: `SYNCHRONIZING`").replace(
+        "`FailureType`: `IMPLEMENTATION`", "`FailureType`: `SYNCHRONIZATION`"
+    )
+    assert found(run(lint_tree, recovery=frame, **kw), "SL302") == []
+    assert found(run(lint_tree, **dict(kw, policy="FULL_DELIVERABLE")), "SL302") == []
+
+
+def test_sl303_policy_mode_mismatch(lint_tree):
+    f = run(lint_tree, ws="AUDITING", mode="DOCUMENTATION", policy="FULL_DELIVERABLE")
+    hits = [x for x in f if x.code == "SL303"]
+    assert [(x.path, x.line) for x in hits] == [(STATE, 8)]
+    assert hits[0].fix is not None and hits[0].fix.edits[0].replacement == "NONE"
+    f = run(lint_tree, ws="AUDITING", mode="STANDARD", policy="NONE")
+    assert found(f, "SL303") == [(STATE, 8)]
+    assert found(run(lint_tree, ws="AUDITING", mode="STANDARD", policy="IMPLEMENTATION_REVIEWED"), "SL303") == []
+
+
+def test_sl304_unstarted_policy(lint_tree):
+    f = run(lint_tree, cid="UNSET", mode="UNSET", policy="IMPLEMENTATION_REVIEWED")
+    assert found(f, "SL304") == [(STATE, 8)]
+    assert found(run(lint_tree, cid="UNSET", mode="UNSET", policy="NONE"), "SL304") == []
+
+
+def test_sl305_unstarted_workflow_state(lint_tree):
+    f = run(lint_tree, ws="TESTING", cid="UNSET", mode="UNSET", policy="NONE")
+    assert found(f, "SL305") == [(STATE, 3)]
+    # GREENFIELD installs SCOPING.
+    f = run(lint_tree, {".standards/MODE.md": GREENFIELD_MODE}, ws="SCOPING", cid="UNSET", mode="UNSET", policy="NONE")
+    assert found(f, "SL305") == []
+    f = run(lint_tree, {".standards/MODE.md": GREENFIELD_MODE}, ws="AUDITING", cid="UNSET", mode="UNSET", policy="NONE")
+    assert found(f, "SL305") == [(STATE, 3)]
+
+
+def test_sl306_unstarted_handoff(lint_tree):
+    f = run(lint_tree, cid="UNSET", mode="UNSET", policy="NONE", kind="FAILURE")
+    assert found(f, "SL306") == [(STATE, 16)]
+    assert found(run(lint_tree, cid="UNSET", mode="UNSET", policy="NONE"), "SL306") == []
+
+
+def test_sl307_active_cycle_mode_unset(lint_tree):
+    f = run(lint_tree, ws="SCOPING", mode="UNSET")
+    assert found(f, "SL307") == [(STATE, 3)]
+    f = run(lint_tree, ws="SIGNED_OFF", mode="UNSET", kind="SIGNOFF", origin="AWAITING_USER_SIGNOFF")
+    assert found(f, "SL307") == []
+
+
+def test_sl308_greenfield_modes(lint_tree):
+    gf = {".standards/MODE.md": GREENFIELD_MODE}
+    f = run(lint_tree, gf, ws="SCOPING", cid="UNSET", mode="UNSET", policy="NONE", pending_mode="DOCUMENTATION")
+    assert found(f, "SL308") == [(STATE, 3)]
+    f = run(lint_tree, gf, ws="DEVELOPING", mode="EXPEDITED", policy="NONE")
+    assert found(f, "SL308") == [(STATE, 3)]
+    f = run(lint_tree, gf, ws="SCOPING", cid="UNSET", mode="UNSET", policy="NONE", pending_mode="STANDARD")
+    assert found(f, "SL308") == []
+    # BROWNFIELD supports every mode.
+    f = run(lint_tree, ws="AUDITING", mode="DOCUMENTATION", policy="NONE")
+    assert found(f, "SL308") == []
+
+
+def test_sl309_documentation_entry(lint_tree):
+    f = run(lint_tree, ws="DOCUMENTING", mode="DOCUMENTATION", policy="NONE", kind="NEW_CYCLE", origin="SIGNED_OFF")
+    assert found(f, "SL309") == [(STATE, 3)]
+    f = run(lint_tree, ws="DOCUMENTING", mode="DOCUMENTATION", policy="NONE", kind="FORWARD", origin="ARCHITECTING")
+    assert found(f, "SL309") == []
+
+
+def test_sl310_documentation_cadence(lint_tree):
+    f = run(lint_tree, mode="DOCUMENTATION", policy="NONE", cadence="INCREMENTAL")
+    hits = [x for x in f if x.code == "SL310"]
+    assert [(x.path, x.line) for x in hits] == [(STATE, 10)]
+    assert hits[0].fix.applicability == "safe"
+    assert found(run(lint_tree, mode="DOCUMENTATION", policy="NONE"), "SL310") == []
+
+
+def test_sl311_documentation_development(lint_tree):
+    f = run(lint_tree, mode="DOCUMENTATION", policy="NONE", development=f".standards/docs/development/{CID}.md")
+    assert found(f, "SL311") == [(STATE, 9)]
+    assert found(run(lint_tree, mode="DOCUMENTATION", policy="NONE"), "SL311") == []
+
+
+def test_sl312_documentation_promotion(lint_tree):
+    f = run(lint_tree, mode="DOCUMENTATION", policy="NONE", promotion="Need tests")
+    assert found(f, "SL312") == [(STATE, 9)]
+    assert found(run(lint_tree, mode="STANDARD", promotion="Need tests"), "SL312") == []
+
+
+def test_sl313_expedited_scope(lint_tree):
+    f = run(lint_tree, ws="DEVELOPING", mode="EXPEDITED", policy="NONE", scope=".standards/docs/scope/x.md")
+    assert found(f, "SL313") == [(STATE, 8)]
+    assert found(run(lint_tree, ws="DEVELOPING", mode="EXPEDITED", policy="NONE"), "SL313") == []
+
+
+def test_sl314_expedited_baseline(lint_tree):
+    f = run(lint_tree, ws="DEVELOPING", mode="EXPEDITED", policy="NONE", baseline=BASELINE_LIST)
+    assert found(f, "SL314") == [(STATE, 12)]
+    # A malformed list is another rule's problem.
+    bad = f"`BaselineReconciliation`:\n\n- `SourceCycle`: `{OLD}`"
+    assert found(run(lint_tree, ws="DEVELOPING", mode="EXPEDITED", policy="NONE", baseline=bad), "SL314") == []
+    assert found(run(lint_tree, ws="AUDITING", mode="STANDARD", baseline=BASELINE_LIST), "SL314") == []
+
+
+def test_sl315_expedited_incremental(lint_tree):
+    f = run(lint_tree, ws="DEVELOPING", mode="EXPEDITED", policy="NONE", cadence="INCREMENTAL")
+    assert found(f, "SL315") == [(STATE, 10)]
+    f = run(lint_tree, ws="DEVELOPING", mode="EXPEDITED", policy="NONE", cadence="AFTER_IMPLEMENTATION")
+    assert found(f, "SL315") == []
+
+
+def test_sl316_stale_pending_cadence(lint_tree):
+    kw = dict(ws="REVIEWING_IMPLEMENTATION", cadence="INCREMENTAL", kind="FORWARD", origin="TESTING")
+    hits = [x for x in run(lint_tree, **kw) if x.code == "SL316"]
+    assert [(x.path, x.line) for x in hits] == [(STATE, 10)]
+    assert hits[0].fix.edits[0].replacement == "NONE"
+    # Before Reviewer, or while recovery still routes back to Developer.
+    assert found(run(lint_tree, **dict(kw, ws="TESTING")), "SL316") == []
+    frame = FRAME.replace("`ResumeAt`: `TESTING`", "`ResumeAt`: `DEVELOPING`")
+    assert found(run(lint_tree, recovery=frame, **kw), "SL316") == []
+
+
+def _git_tree(tmp_path, head_state, work_state):
+    env = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.invalid", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@example.invalid", "PATH": "/usr/bin:/bin:/usr/local/bin", "HOME": str(tmp_path)}
+    files = dict(RUNTIME)
+    files[STATE] = head_state
+    write_tree(tmp_path, files)
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "x"]):
+        subprocess.run(["git", *args], cwd=tmp_path, env=env, check=True, capture_output=True)
+    write_tree(tmp_path, {STATE: work_state})
+    return lint(str(tmp_path), use_git=True).findings
+
+
+def test_sl317_documentation_converted(tmp_path):
+    head = make_state(ws="AUDITING", mode="DOCUMENTATION", policy="NONE")
+    f = _git_tree(tmp_path, head, make_state(ws="AUDITING", mode="STANDARD"))
+    assert found(f, "SL317") == [(STATE, 3)]
+
+
+def test_sl317_new_cycle_id_is_not_a_conversion(tmp_path):
+    head = make_state(ws="AUDITING", mode="DOCUMENTATION", policy="NONE")
+    other = "next-change-20261130T030000Z-0b1c2d3e"
+    f = _git_tree(tmp_path, head, make_state(ws="AUDITING", mode="STANDARD", cid=other))
+    assert found(f, "SL317") == []
+
+
+def test_sl318_documentation_obligations(lint_tree):
+    f = run(lint_tree, ws="SCOPING", mode="DOCUMENTATION", policy="NONE", kind="FORWARD", origin="AUDITING",
+            obligations="`Active`: `true`")
+    assert found(f, "SL318") == [(STATE, 24)]
+    f = run(lint_tree, ws="AUDITING", mode="STANDARD", kind="PROMOTE", origin="DEVELOPING", promotion="Tests",
+            obligations="`Active`: `true`")
+    assert found(f, "SL318") == []
+
+
+def test_conflicted_state_silences_cycle_mode_rules(lint_tree):
+    state = make_state(ws="TESTING", mode="DOCUMENTATION", policy="NONE").replace(
+        "## Handoff", "<<<<<<< HEAD\n=======\n>>>>>>> other\n\n## Handoff"
+    )
+    f = lint_tree({}, state=state)
+    assert [x.code for x in f if x.code.startswith("SL3")] == []
+
+
+def test_sl319_standard_to_expedited_in_place(tmp_path):
+    head = make_state(ws="DEVELOPING", mode="STANDARD", kind="FORWARD", origin="ARCHITECTING")
+    work = make_state(ws="DEVELOPING", mode="EXPEDITED", policy="NONE", kind="FORWARD", origin="ARCHITECTING")
+    f = _git_tree(tmp_path, head, work)
+    assert found(f, "SL319") == [(STATE, 3)]
+    assert found(f, "SL317") == []
+
+
+def test_sl319_promotion_is_allowed(tmp_path):
+    head = make_state(ws="DEVELOPING", mode="EXPEDITED", policy="NONE")
+    work = make_state(ws="AUDITING", mode="STANDARD", kind="PROMOTE", origin="DEVELOPING", promotion="Need tests")
+    f = _git_tree(tmp_path, head, work)
+    assert found(f, "SL319") == []

@@ -1,0 +1,215 @@
+"""Fixed record paths, second records, misplaced records and Active Work paths
+(SL630-SL644)."""
+
+from .test_provenance import CYCLE, block
+
+SCOPE = f".standards/docs/scope/{CYCLE}.md"
+SPECS = f".standards/docs/specs/{CYCLE}.md"
+DEV = f".standards/docs/development/{CYCLE}.md"
+VERIF = f".standards/docs/verification/{CYCLE}.md"
+IMPL = f".standards/docs/reviews/{CYCLE}/implementation.md"
+FINAL = f".standards/docs/reviews/{CYCLE}/final-deliverable.md"
+DOCS = f".standards/docs/documentation/{CYCLE}.md"
+SYNC = f".standards/docs/synchronization/{CYCLE}.md"
+
+
+def state(ws="TESTING", mode="STANDARD", scope=SCOPE, arch=SPECS, dev=DEV, kind="FORWARD", frm="DEVELOPING",
+          cycle=CYCLE, policy=None):
+    policy = policy or ("FULL_DELIVERABLE" if mode == "STANDARD" else "NONE")
+    return f"""# S.T.A.N.D.A.R.D.S. Workflow State
+
+`WorkflowState`: `{ws}` `CycleMode`: `{mode}` `PendingCycleMode`: `UNSET`
+`PendingCycleRequest`: `UNSET` `PendingCycleBlockedOn`: `NONE`
+
+## Active Work
+
+`CompletionPolicy`: `{policy}` `Id`: `{cycle}` `Request`: `Add user search`
+`Scope`: `{scope}`
+`Architecture`: `{arch}`
+`Development`: `{dev}`
+`PromotionReason`: `NONE`
+`AuditTarget`: `NONE` `BlockedOn`: `NONE` `PendingVerificationCadence`: `NONE`
+
+`BaselineReconciliation`: `NONE`
+
+## Handoff
+
+`Kind`: `{kind}` `From`: `{frm}` `FailureType`: `NONE` `Reason`: `Next.`
+
+## Recovery
+
+`Active`: `false`
+
+## Outstanding Obligations
+
+`Active`: `false`
+"""
+
+
+RECORDS = {
+    SCOPE: block("SCOPE") + "\n# Scope\n\n- `AC-001`: Search by name.\n",
+    SPECS: block("ARCHITECTURE") + "\n# Design\n",
+    DEV: block("DEVELOPMENT") + f"\n# Development Plan\n\n`Cycle`: `{CYCLE}`\n",
+}
+
+
+def found(findings, code):
+    return [(f.path, f.line) for f in findings if f.code == code]
+
+
+def run(lint_tree, files, **kw):
+    tree = dict(RECORDS)
+    tree.update(files)
+    return lint_tree({k: v for k, v in tree.items() if v is not None}, state=state(**kw))
+
+
+# -- what sits at a fixed path --------------------------------------------------------
+
+
+def test_unmarked_file_at_fixed_path(lint_tree):
+    findings = run(lint_tree, {DOCS: "# Documentation Record\n"})
+    assert found(findings, "SL630") == [(DOCS, 1)]
+
+
+def test_leading_blank_line_is_no_block(lint_tree):
+    findings = run(lint_tree, {VERIF: "\n" + block("VERIFICATION")})
+    assert found(findings, "SL630") == [(VERIF, 1)]
+
+
+def test_other_cycles_record_at_fixed_path(lint_tree):
+    findings = run(lint_tree, {VERIF: block("VERIFICATION", "old-cycle-1")})
+    assert found(findings, "SL631") == [(VERIF, 3)]
+    assert "`old-cycle-1`" in [f for f in findings if f.code == "SL631"][0].message
+
+
+def test_wrong_kind_at_fixed_path(lint_tree):
+    findings = run(lint_tree, {FINAL: block("REVIEW", kind="IMPLEMENTATION")})
+    assert found(findings, "SL632") == [(FINAL, 2)]
+    assert "holds REVIEW IMPLEMENTATION" in [f for f in findings if f.code == "SL632"][0].message
+    # ... and it is this cycle's implementation review in the wrong place
+    assert found(findings, "SL635") == [(FINAL, 2)]
+
+
+def test_folder_at_fixed_path(lint_tree):
+    findings = run(lint_tree, {SYNC + "/note.md": "# Note\n"})
+    assert found(findings, "SL633") == [(SYNC, 1)]
+
+
+def test_file_where_the_review_folder_must_be(lint_tree):
+    findings = run(lint_tree, {f".standards/docs/reviews/{CYCLE}": "not a folder\n"})
+    assert found(findings, "SL633") == [(f".standards/docs/reviews/{CYCLE}", 1)]
+
+
+def test_fixed_paths_holding_their_records_are_quiet(lint_tree):
+    findings = run(
+        lint_tree,
+        {
+            VERIF: block("VERIFICATION") + f"\n# Verification Report\n\n`Cycle`: `{CYCLE}`\n",
+            IMPL: block("REVIEW", kind="IMPLEMENTATION")
+            + f"\n# Review\n\n`Cycle`: `{CYCLE}` `ReviewKind`: `IMPLEMENTATION`\n",
+            "docs/scope/old.md": block("SCOPE", "old-cycle-1"),
+        },
+    )
+    assert [f for f in findings if f.code.startswith("SL6")] == []
+
+
+# -- where this cycle's records are -------------------------------------------------------
+
+
+def test_second_record_for_the_cycle(lint_tree):
+    findings = run(lint_tree, {VERIF: block("VERIFICATION"), "archive/copy.md": block("VERIFICATION")})
+    hits = [f for f in findings if f.code == "SL634"]
+    assert [(f.path, f.line) for f in hits] == [("archive/copy.md", 2)]
+    assert VERIF in hits[0].message
+
+
+def test_record_at_fixed_path_is_first_even_if_it_sorts_later(lint_tree):
+    findings = run(lint_tree, {VERIF: block("VERIFICATION"), SCOPE: block("VERIFICATION")})
+    assert found(findings, "SL634") == [(SCOPE, 2)]
+
+
+def test_record_away_from_its_fixed_path(lint_tree):
+    findings = run(lint_tree, {"docs/elsewhere/report.md": block("VERIFICATION")})
+    assert found(findings, "SL635") == [("docs/elsewhere/report.md", 2)]
+    assert found(findings, "SL634") == []
+
+
+def test_scope_outside_the_docs_folder_is_fine(lint_tree):
+    findings = run(lint_tree, {SCOPE: None, "docs/requirements.md": block("SCOPE")}, scope="docs/requirements.md")
+    assert found(findings, "SL635") == [] and found(findings, "SL640") == []
+
+
+# -- corrective RESUME -------------------------------------------------------------------
+
+
+def test_documentation_resume_from_synchronizing_needs_the_record(lint_tree):
+    findings = run(lint_tree, {}, ws="REVIEWING_FINAL", mode="DOCUMENTATION", dev="NONE", kind="RESUME",
+                   frm="SYNCHRONIZING")
+    assert found(findings, "SL636") == [(SYNC, 1)]
+
+
+def test_documentation_resume_with_the_record_is_quiet(lint_tree):
+    findings = run(lint_tree, {SYNC: block("SYNCHRONIZATION") + f"\n`Cycle`: `{CYCLE}`\n"}, ws="REVIEWING_FINAL",
+                   mode="DOCUMENTATION", dev="NONE", kind="RESUME", frm="SYNCHRONIZING")
+    assert found(findings, "SL636") == []
+
+
+# -- Active Work paths -----------------------------------------------------------------
+
+
+def test_pointer_to_missing_file(lint_tree):
+    findings = run(lint_tree, {}, scope="docs/scope/missing.md")
+    assert found(findings, "SL640") == [(".standards/STATE.md", 9)]
+
+
+def test_pointer_to_other_cycles_record(lint_tree):
+    findings = run(lint_tree, {"docs/scope/old.md": block("SCOPE", "old-cycle-1")}, scope="docs/scope/old.md")
+    assert found(findings, "SL641") == [(".standards/STATE.md", 9)]
+
+
+def test_pointer_to_record_of_another_type(lint_tree):
+    findings = run(lint_tree, {VERIF: block("VERIFICATION")}, arch=VERIF)
+    assert found(findings, "SL641") == [(".standards/STATE.md", 10)]
+
+
+def test_pointer_to_unmarked_project_document_is_fine(lint_tree):
+    findings = run(lint_tree, {"docs/design.md": "# Design\n"}, arch="docs/design.md")
+    assert found(findings, "SL640") == [] and found(findings, "SL641") == []
+
+
+def test_development_must_be_at_fixed_path(lint_tree):
+    plan = block("DEVELOPMENT") + f"\n`Cycle`: `{CYCLE}`\n"
+    findings = run(lint_tree, {DEV: None, "plans/plan.md": plan}, dev="plans/plan.md")
+    hits = [f for f in findings if f.code == "SL642"]
+    assert [(f.path, f.line) for f in hits] == [(".standards/STATE.md", 11)]
+    assert hits[0].fix is not None and hits[0].fix.edits[0].replacement == DEV
+    assert found(findings, "SL635") == [("plans/plan.md", 2)]
+
+
+def test_none_after_the_owning_phase(lint_tree):
+    findings = run(lint_tree, {}, scope="NONE", arch="NONE", dev="NONE", ws="TESTING")
+    assert sorted(found(findings, "SL643")) == [(".standards/STATE.md", 9), (".standards/STATE.md", 10),
+                                                (".standards/STATE.md", 11)]
+
+
+def test_none_before_the_owning_phase_is_fine(lint_tree):
+    # brownfield: AUDITING comes before SCOPING
+    findings = run(lint_tree, {}, scope="NONE", arch="NONE", dev="NONE", ws="AUDITING", kind="INITIAL", frm="NONE")
+    assert found(findings, "SL643") == []
+    # expedited cycles keep Scope and Architecture NONE
+    findings = run(lint_tree, {}, scope="NONE", arch="NONE", ws="REVIEWING_IMPLEMENTATION", mode="EXPEDITED")
+    assert found(findings, "SL643") == []
+
+
+def test_greenfield_audit_comes_after_architecture(lint_tree):
+    files = dict(RECORDS)
+    files[".standards/MODE.md"] = "# Mode\n\n`ProjectMode`: `GREENFIELD`\n"
+    findings = lint_tree(files, state=state(scope="NONE", ws="AUDITING", kind="FORWARD", frm="ARCHITECTING"))
+    assert found(findings, "SL643") == [(".standards/STATE.md", 9)]
+
+
+def test_none_on_resume_from_scoping(lint_tree):
+    findings = run(lint_tree, {}, scope="NONE", ws="AUDITING", mode="DOCUMENTATION", dev="NONE", kind="RESUME",
+                   frm="SCOPING")
+    assert found(findings, "SL644") == [(".standards/STATE.md", 9)]
+    assert found(findings, "SL643") == []

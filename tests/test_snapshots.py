@@ -1,0 +1,76 @@
+"""Output snapshots (syrupy) of the demo project and a few parity cases,
+beside explicit assertions on the fields that matter."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from standards_lint import output
+from standards_lint.engine import lint
+from standards_lint.sarif import render_sarif
+
+from .parity import harness
+
+ROOT = Path(__file__).resolve().parents[1]
+DEMO = ROOT / "fixtures" / "demo"
+CASES = ("mut-0047", "mut-0130", "suite-0196")
+
+
+def _normalise_sarif(text: str, root: Path) -> dict:
+    log = json.loads(text)
+    log["runs"][0]["originalUriBaseIds"]["%SRCROOT%"]["uri"] = "file:///PROJECT/"
+    return log
+
+
+@pytest.fixture(scope="module")
+def demo_result():
+    return lint(str(DEMO), use_git=False)
+
+
+def test_demo_text(demo_result, snapshot):
+    text = output.render_text(demo_result)
+    lines = text.splitlines()
+    assert all(":" in line for line in lines[:-1])
+    assert lines[-1].startswith("Found ")
+    assert text == snapshot
+
+
+def test_demo_json(demo_result, snapshot):
+    data = json.loads(output.render_json(demo_result))
+    assert data["summary"]["errors"] == len([f for f in data["findings"] if f["severity"] == "error"]) > 0
+    codes = {f["code"] for f in data["findings"]}
+    assert "SL501" in codes  # Recovery.Active true without frames
+    assert data == snapshot
+
+
+def test_demo_sarif(demo_result, snapshot):
+    log = _normalise_sarif(render_sarif(demo_result), DEMO)
+    results = log["runs"][0]["results"]
+    assert len(results) == len(demo_result.findings)
+    assert {r["ruleId"] for r in results} == {f.code for f in demo_result.findings}
+    assert log == snapshot
+
+
+def test_demo_github(demo_result, snapshot):
+    text = output.render_github(demo_result)
+    assert text.count("\n") == len(demo_result.findings)
+    assert text == snapshot
+
+
+@pytest.mark.parametrize("case_id", CASES)
+def test_parity_case_outputs(case_id, snapshot, tmp_path):
+    case = next(c for c in harness.iter_cases() if c["id"] == case_id)
+    root = harness.materialize(case, str(tmp_path))
+    try:
+        result = lint(str(root), use_git=False)
+        data = json.loads(output.render_json(result))
+        expected_files = {p["file"] for p in case["expected"]["problems"]}
+        assert expected_files <= {f["path"] for f in data["findings"]}
+        assert {"text": output.render_text(result), "json": data,
+                "sarif": _normalise_sarif(render_sarif(result), root)} == snapshot
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
