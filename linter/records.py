@@ -12,6 +12,7 @@ from typing import Optional
 import attrs
 
 from .ast import Document, Provenance
+from .parser import parse_markdown
 from .protocol import ARTIFACT_TYPES, CYCLE_ID_RE, REVIEW_KINDS, record_path
 
 
@@ -22,7 +23,12 @@ class Record:
     cycle: str
     review_kind: Optional[str]
     provenance: Provenance
-    doc: Document
+    project: object = attrs.field(repr=False, default=None)
+
+    @property
+    def doc(self) -> Document:
+        """The whole record, parsed on first use."""
+        return self.project.doc(self.path)
 
     @property
     def fixed_path(self) -> str:
@@ -51,14 +57,27 @@ def provenance_of(doc: Document) -> Optional[tuple[str, str, Optional[str]]]:
     return art.value, cyc.value, None
 
 
+_OPEN = "<!-- STANDARDS"
+
+
 def inventory(project) -> list[Record]:
-    """Every Markdown file of the project that is a valid STANDARDS record."""
+    """Every Markdown file of the project that is a valid STANDARDS record.
+
+    A record *begins with* its provenance block, so a file whose text does
+    not start with ``<!-- STANDARDS`` is never parsed here."""
     out = []
     for rel in project.markdown_files:
-        doc = project.doc(rel)
-        if doc is None:
+        text = project.text(rel)
+        if text is None or not (text.startswith(_OPEN) or text.startswith("\ufeff" + _OPEN)):
             continue
+        doc = project._docs.get(rel)
+        if doc is None:
+            # Parse only the block: up to its closing `-->` or a blank line.
+            stop = text.find("-->")
+            blank = text.find("\n\n")
+            cut = min(x for x in (stop + 3 if stop != -1 else len(text), blank if blank != -1 else len(text)))
+            doc = parse_markdown(text[:cut], rel)
         p = provenance_of(doc)
         if p is not None:
-            out.append(Record(rel, p[0], p[1], p[2], doc.provenance, doc))
+            out.append(Record(rel, p[0], p[1], p[2], doc.provenance, project))
     return out

@@ -1,5 +1,990 @@
-"""(being written)"""
+"""Acceptance Traceability: `AC-NNN` identifiers in the active cycle's scope,
+design and records.
 
-from standards_lint.rule import module_rules
+PROTOCOL.md, Acceptance Traceability; Documentation Cycle Contract; Runtime
+Tools and Hooks (which completed records `check` holds to full coverage);
+protocol/expedited.md, Expedited Cycle Contract.
+
+The rules share one analysis of the active cycle (:func:`analysis`):
+
+* the scope is the file named by ``Active Work.Scope``; its conditions are
+  list items that start with their ID.  Items under
+  ``## Retired Acceptance Identifiers`` are retired; everything from
+  ``## Previous Cycles`` to the end of the document is history.
+* the design is the file named by ``Active Work.Architecture``;
+* the records are the valid records whose provenance names the active cycle.
+
+A scope or design file is used only when it is a plain project document (no
+provenance block) or a valid record of the active cycle with the right
+artifact type; otherwise other rules report the mismatch and these stay
+silent.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from typing import Iterator, Optional
+
+import attrs
+
+from standards_lint.ast import Span
+from standards_lint.parser import LineIndex
+from standards_lint.protocol import (
+    CYCLE_ID_RE,
+    ROUTE_DOCUMENTATION,
+    ROUTE_EXPEDITED,
+    ROUTE_STANDARD_BROWNFIELD,
+    ROUTE_STANDARD_GREENFIELD,
+    TERMINAL_STATES,
+)
+from standards_lint.records import provenance_of
+from standards_lint.rule import module_rules, report, rule
+
+AC_RE = re.compile(r"(?<![A-Za-z0-9_])AC-(\d+)(?![A-Za-z0-9_])")
+_FENCE_RE = re.compile(r"^[ ]{0,3}(`{3,}|~{3,})")
+_HEADING_RE = re.compile(r"^[ ]{0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
+# A condition: a list item (bulleted, numbered, or a task item) whose content
+# starts with one or more IDs (optionally in backticks or bold) followed by a
+# colon or a dash.
+_ID_TOKEN = r"(?:\*\*|__)?`?(?:\*\*|__)?AC-\d+(?:\*\*|__)?`?(?:\*\*|__)?"
+_DEF_RE = re.compile(
+    r"^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+(?:\[[ xX]\][ \t]+)?"
+    r"(" + _ID_TOKEN + r"(?:[ \t]*,[ \t]*" + _ID_TOKEN + r")*)[ \t]*(?::|-|\u2013|\u2014)"
+)
+
+RETIRED_TITLE = "Retired Acceptance Identifiers"
+PREVIOUS_TITLE = "Previous Cycles"
+EVIDENCE_TITLE = "Acceptance Evidence"
+COVERAGE_TITLE = "Acceptance Coverage"
+
+# The state whose role owns each record (Workflow Artifact Provenance).
+OWNER_STATE = {
+    ("VERIFICATION", None): "TESTING",
+    ("REVIEW", "IMPLEMENTATION"): "REVIEWING_IMPLEMENTATION",
+    ("DOCUMENTATION", None): "DOCUMENTING",
+    ("REVIEW", "FINAL_DELIVERABLE"): "REVIEWING_FINAL",
+    ("SYNCHRONIZATION", None): "SYNCHRONIZING",
+}
+
+
+# -- scanning -----------------------------------------------------------------
+@attrs.define
+class Mention:
+    id: str
+    span: Span
+    section: str  # title of the enclosing ## section ("" before the first)
+    previous: bool  # at or after a `## Previous Cycles` heading
+    definition: bool  # the ID starts a list item (a condition's definition)
+
+    @property
+    def number(self) -> int:
+        return int(self.id[3:])
+
+
+@attrs.define
+class Scan:
+    path: str
+    mentions: list[Mention]
+    headings: dict[str, Span]  # first ## heading of each title
+
+    def ids(self, mentions: list[Mention]) -> list[str]:
+        out: list[str] = []
+        for m in mentions:
+            if m.id not in out:
+                out.append(m.id)
+        return out
+
+    def first(self, ac_id: str, *, previous: Optional[bool] = None) -> Optional[Mention]:
+        for m in self.mentions:
+            if m.id == ac_id and (previous is None or m.previous == previous):
+                return m
+        return None
+
+
+def _strip_comments(line: str, in_comment: bool) -> tuple[str, bool]:
+    """Blank out HTML comment text in *line*, keeping offsets."""
+    out = []
+    i = 0
+    while i < len(line):
+        if in_comment:
+            j = line.find("-->", i)
+            if j == -1:
+                out.append(" " * (len(line) - i))
+                return "".join(out), True
+            out.append(" " * (j + 3 - i))
+            i = j + 3
+            in_comment = False
+        else:
+            j = line.find("<!--", i)
+            if j == -1:
+                out.append(line[i:])
+                break
+            out.append(line[i:j])
+            i = j
+            in_comment = True
+    return "".join(out), in_comment
+
+
+def _lines(text: str) -> Iterator[tuple[int, str]]:
+    """(offset, content) of each line outside fenced code, comments blanked."""
+    fence: Optional[str] = None
+    in_comment = False
+    offset = 0
+    for raw in text.split("\n"):
+        start = offset
+        offset += len(raw) + 1
+        line = raw.rstrip("\r")
+        if fence is not None:
+            stripped = line.strip()
+            if stripped.startswith(fence) and stripped.strip(fence[0]) == "":
+                fence = None
+            continue
+        if not in_comment:
+            m = _FENCE_RE.match(line)
+            if m:
+                fence = m.group(1)
+                continue
+        line, in_comment = _strip_comments(line, in_comment)
+        yield start, line
+
+
+def scan_text(path: str, text: str) -> Scan:
+    """Every `AC-NNN` mention of *text* outside fenced code and HTML comments."""
+    index = LineIndex(text)
+    mentions: list[Mention] = []
+    headings: dict[str, Span] = {}
+    section = ""
+    previous = False
+    for start, line in _lines(text):
+        h = _HEADING_RE.match(line)
+        if h:
+            level = len(h.group(1))
+            title = (h.group(2) or "").strip()
+            if level == 1:
+                section = ""
+            elif level == 2:
+                section = title
+                headings.setdefault(title, index.span(start, start + len(line.rstrip())))
+                if title == PREVIOUS_TITLE:
+                    previous = True
+        d = _DEF_RE.match(line)
+        for m in AC_RE.finditer(line):
+            s = index.span(start + m.start(), start + m.end())
+            is_def = d is not None and d.start(1) <= m.start() < d.end(1)
+            mentions.append(Mention(m.group(0), s, section, previous, is_def))
+    return Scan(path, mentions, headings)
+
+
+# -- the scope ------------------------------------------------------------------
+@attrs.define
+class ScopeModel:
+    scan: Scan
+    current: dict[str, list[Mention]]  # ID -> its definitions as a current condition
+    retired: dict[str, list[Mention]]
+    previous: dict[str, list[Mention]]  # definitions under Previous Cycles
+    present: list[Mention]  # mentions outside Previous Cycles
+
+    @property
+    def path(self) -> str:
+        return self.scan.path
+
+    @property
+    def defined(self) -> set[str]:
+        return set(self.current) | set(self.retired) | set(self.previous)
+
+    @property
+    def appears(self) -> set[str]:
+        return {m.id for m in self.present}
+
+
+def scope_model(scan: Scan) -> ScopeModel:
+    current: dict[str, list[Mention]] = {}
+    retired: dict[str, list[Mention]] = {}
+    previous: dict[str, list[Mention]] = {}
+    present: list[Mention] = []
+    for m in scan.mentions:
+        if m.previous:
+            if m.definition:
+                previous.setdefault(m.id, []).append(m)
+            continue
+        present.append(m)
+        if m.definition:
+            (retired if m.section == RETIRED_TITLE else current).setdefault(m.id, []).append(m)
+    return ScopeModel(scan, current, retired, previous, present)
+
+
+# -- the active cycle -------------------------------------------------------------
+@attrs.define
+class Context:
+    project: object
+    cycle: str
+    mode: str
+    state: str
+    project_mode: Optional[str]
+    recovery: Optional[str]
+    kind: Optional[str]
+    frm: Optional[str]
+    scope: Optional[ScopeModel]
+    design: Optional[Scan]
+    records: list
+
+    @property
+    def route(self) -> tuple[str, ...]:
+        if self.mode == "DOCUMENTATION":
+            return ROUTE_DOCUMENTATION
+        if self.mode == "EXPEDITED":
+            return ROUTE_EXPEDITED
+        if self.project_mode == "GREENFIELD":
+            return ROUTE_STANDARD_GREENFIELD
+        return ROUTE_STANDARD_BROWNFIELD
+
+    def before(self, s: str) -> bool:
+        """*s* comes before the current state on the cycle's forward route."""
+        route = self.route
+        return s in route and self.state in route and route.index(s) < route.index(self.state)
+
+    def from_held(self, s: str) -> bool:
+        """*s* is the state the last RESUME (or a valid FORWARD) handoff came from."""
+        if s != self.frm:
+            return False
+        return self.kind == "RESUME" or (self.kind == "FORWARD" and self.before(s))
+
+    def held(self, s: str, *, own: bool) -> bool:
+        """Whether `check` holds the records of state *s* to full coverage.
+
+        PROTOCOL.md, Runtime Tools and Hooks: `check` holds the current
+        state's own COMPLETE records (*own*: the record has a status to
+        claim completion with); outside recovery it holds the records of
+        every state the cycle has passed and of the state a RESUME handoff
+        came from; during recovery only those of the state named in
+        Handoff.From, none while in SCOPING, and full completion checks are
+        kept at Reviewer entry.
+        """
+        if s == self.state:
+            return own
+        if self.recovery == "false":
+            return self.before(s) or self.from_held(s)
+        if self.recovery != "true" or self.state == "SCOPING":
+            return False
+        if self.state in ("REVIEWING_IMPLEMENTATION", "REVIEWING_FINAL") and self.kind in ("FORWARD", "RESUME"):
+            return self.before(s)
+        return self.from_held(s)
+
+
+def _single(container, name: str):
+    if container is None:
+        return None
+    found = container.all_fields(name)
+    return found[0] if len(found) == 1 else None
+
+
+def _usable(project, path: Optional[str], artifact: str, cycle: str) -> Optional[str]:
+    """*path* when it is a readable file that is either a plain project
+    document or a valid *artifact* record of *cycle*."""
+    if not path or path in ("NONE", "UNSET"):
+        return None
+    path = posixpath.normpath(path)
+    if path.startswith(("/", "../")) or path == ".." or "\x00" in path:
+        return None
+    try:
+        if project.kind(path) != "file":
+            return None
+    except (OSError, ValueError):
+        return None
+    doc = project.doc(path)
+    if doc is None:
+        return None
+    if doc.provenance is None:
+        return path
+    p = provenance_of(doc)
+    if p is None or p[0] != artifact or p[1] != cycle:
+        return None
+    return path
+
+
+def _has_conflict(project, rel: str) -> bool:
+    doc = project.doc(rel) if project.kind(rel) == "file" else None
+    return doc is not None and bool(doc.conflicts)
+
+
+def analysis(project) -> Optional[Context]:
+    """The active cycle's acceptance context, or None when there is none."""
+    cache = project.__dict__.setdefault("_standards_lint_acceptance", {})
+    if "ctx" not in cache:
+        try:
+            cache["ctx"] = _build(project)
+        except Exception:  # reported once (SL001); the other rules then stay silent
+            cache["ctx"] = None
+            raise
+    return cache["ctx"]
+
+
+def _build(project) -> Optional[Context]:
+    st = project.state
+    if st is None:
+        return None
+    # A merge conflict in the workflow files stops every workflow check.
+    if _has_conflict(project, ".standards/STATE.md") or _has_conflict(project, ".standards/MODE.md"):
+        return None
+    cycle = st.aw("Id")
+    mode = st.cycle_mode
+    state = st.workflow_state
+    if not cycle or not CYCLE_ID_RE.match(cycle) or mode is None or state is None:
+        return None
+    if state in TERMINAL_STATES:
+        return None
+    project_mode = None
+    if project.mode_doc is not None:
+        f = _single(project.mode_doc.header, "ProjectMode")
+        project_mode = f.value if f is not None else None
+    scope = None
+    scope_path = _usable(project, st.aw("Scope"), "SCOPE", cycle)
+    if scope_path is not None:
+        scope = scope_model(scan_text(scope_path, project.text(scope_path) or ""))
+    design = None
+    design_path = _usable(project, st.aw("Architecture"), "ARCHITECTURE", cycle)
+    if design_path is not None and design_path != scope_path:
+        design = scan_text(design_path, project.text(design_path) or "")
+    records = [r for r in project.records_of(cycle) if r.path != scope_path]
+    return Context(
+        project=project,
+        cycle=cycle,
+        mode=mode,
+        state=state,
+        project_mode=project_mode,
+        recovery=st.value(st.recovery, "Active"),
+        kind=st.ho("Kind"),
+        frm=st.ho("From"),
+        scope=scope,
+        design=design,
+        records=records,
+    )
+
+
+def _traced(ctx: Optional[Context]) -> bool:
+    """Acceptance traceability applies: a STANDARD or DOCUMENTATION cycle with a scope."""
+    return ctx is not None and ctx.mode in ("STANDARD", "DOCUMENTATION") and ctx.scope is not None
+
+
+def _record_scan(ctx: Context, record) -> Scan:
+    cache = ctx.project.__dict__.setdefault("_standards_lint_acceptance", {})
+    key = ("scan", record.path)
+    if key not in cache:
+        cache[key] = scan_text(record.path, record.doc.text)
+    return cache[key]
+
+
+def _status(record) -> Optional[object]:
+    return _single(record.doc.header, "Status")
+
+
+def _where(scan: Scan, *titles: str):
+    for t in titles:
+        if t in scan.headings:
+            return (scan.path, scan.headings[t])
+    return scan.path
+
+
+def _doc_anchor(project, path: str):
+    doc = project.doc(path)
+    if doc is not None and doc.title is not None:
+        return doc.title
+    return path
+
+
+def _other_files(ctx: Context) -> list[tuple[Scan, bool]]:
+    """(scan, is_design) of the design and every record but the scope."""
+    out: list[tuple[Scan, bool]] = []
+    seen = set()
+    for r in ctx.records:
+        if ctx.design is not None and r.path == ctx.design.path:
+            continue
+        out.append((_record_scan(ctx, r), False))
+        seen.add(r.path)
+    if ctx.design is not None:
+        out.append((ctx.design, True))
+    return out
+
+
+def _example(ac_id: str) -> str:
+    return f'"- `{ac_id}`: <condition>"'
+
+
+# -- rules: the scope ---------------------------------------------------------------
+@rule(
+    code="SL701",
+    name="acceptance-condition-not-defined",
+    section="Acceptance Traceability",
+    summary="The scope mentions an AC-NNN identifier that no list item defines as a condition.",
+    explanation="""
+**What it does.** Looks at every `AC-NNN` the active cycle's scope mentions
+outside `## Previous Cycles` (and outside fenced code and HTML comments) and
+reports each one that no list item defines, either as a current condition or
+under `## Retired Acceptance Identifiers`.
+
+**Why.** PROTOCOL.md, Acceptance Traceability, rule 1: "Define each
+condition as a Markdown list item, bulleted or numbered, that starts with its
+identifier followed by a colon or dash [...] A table row, heading, or prose
+mention does not define a condition, and `check` reports an identifier the
+scope mentions without defining. This applies to a reused project scope
+document too."
+
+**Fix safety.** No fix: only Scoper can say whether the mention is a
+condition to define, a typo, or stale text.
+""",
+    bad_example="| `AC-001` | Users can search by name. |",
+    good_example="- `AC-001`: Users can search by name.",
+)
+def acceptance_condition_not_defined(project):
+    ctx = analysis(project)
+    if not _traced(ctx):
+        return
+    sc = ctx.scope
+    defined = sc.defined
+    done = set()
+    for m in sc.present:
+        if m.id in defined or m.id in done:
+            continue
+        done.add(m.id)
+        yield report(
+            (sc.path, m.span),
+            f"{m.id} appears in the scope but is not defined as a condition. Each condition must be a "
+            f"list item that starts with its ID, for example {_example(m.id)}; a table row, heading, "
+            "or prose mention does not define it.",
+        )
+
+
+@rule(
+    code="SL702",
+    name="acceptance-id-defined-twice",
+    section="Acceptance Traceability",
+    summary="An AC-NNN identifier is defined by more than one list item of the scope.",
+    explanation="""
+**What it does.** Reports an identifier that starts more than one current
+condition, or more than one retired entry, in the active cycle's scope.
+
+**Why.** PROTOCOL.md, Acceptance Traceability, rule 1: Scoper represents
+obligations "as one or more acceptance conditions with stable, unique
+`AC-NNN` identifiers for the active cycle." Two conditions with one ID make
+every downstream reference ambiguous.
+
+**Fix safety.** No fix: give one of the conditions a new ID with
+`node .standards/bin/id.mjs next AC <scope>`, or merge them.
+""",
+    bad_example="- `AC-001`: Users can search by name.\n- `AC-001`: Results are sorted.",
+    good_example="- `AC-001`: Users can search by name.\n- `AC-002`: Results are sorted.",
+)
+def acceptance_id_defined_twice(project):
+    ctx = analysis(project)
+    if not _traced(ctx):
+        return
+    sc = ctx.scope
+    reported = set()
+    for group in (sc.current, sc.retired):
+        for ac_id, defs in group.items():
+            if len(defs) > 1 and ac_id not in reported:
+                reported.add(ac_id)
+                yield report(
+                    (sc.path, defs[1].span),
+                    f"{ac_id} is defined more than once (first on line {defs[0].span.line}). "
+                    "Acceptance identifiers must be unique within the cycle.",
+                )
+
+
+@rule(
+    code="SL703",
+    name="acceptance-id-current-and-retired",
+    section="Acceptance Traceability",
+    summary="An AC-NNN identifier is both a current condition and a retired one.",
+    explanation="""
+**What it does.** Reports an identifier that the scope defines as a current
+condition and also lists under `## Retired Acceptance Identifiers`.
+
+**Why.** PROTOCOL.md, Acceptance Traceability, rule 2: "Removed or replaced
+identifiers remain in the scope's retired-identifier record [...] Never
+renumber surviving identifiers or reuse retired ones within the cycle."
+
+**Fix safety.** No fix: a new or replaced condition needs a new ID, and only
+Scoper knows which entry is stale.
+""",
+    bad_example="- `AC-003`: Search is fast.\n\n## Retired Acceptance Identifiers\n\n- `AC-003`: Split.",
+    good_example="- `AC-004`: Search is fast.\n\n## Retired Acceptance Identifiers\n\n- `AC-003`: Split.",
+)
+def acceptance_id_current_and_retired(project):
+    ctx = analysis(project)
+    if not _traced(ctx):
+        return
+    sc = ctx.scope
+    for ac_id, defs in sc.current.items():
+        if ac_id in sc.retired:
+            yield report(
+                (sc.path, defs[0].span),
+                f"{ac_id} is both current and retired (retired on line {sc.retired[ac_id][0].span.line}). "
+                "Retired identifiers are never reused; give the condition a new ID.",
+            )
+
+
+@rule(
+    code="SL704",
+    name="previous-cycles-not-last",
+    section="Acceptance Traceability",
+    summary="`## Previous Cycles` in the scope is not the last section, or holds all the conditions.",
+    explanation="""
+**What it does.** In a scope reused across cycles, reports conditions under
+`## Previous Cycles` numbered after every current condition (a sign that this
+cycle's conditions were written below that heading), and a scope whose only
+conditions are under `## Previous Cycles`.
+
+**Why.** PROTOCOL.md, Acceptance Traceability, rule 3: "numbering continues
+from the highest identifier ever used in that document. Move the earlier
+cycle's conditions [...] under a `## Previous Cycles` heading that stays the
+document's last section [...] Everything under that heading is history, not
+current obligations."
+
+**Fix safety.** No fix: moving sections changes which conditions are current.
+""",
+    bad_example="## Work\n\n- `AC-004`: Now.\n\n## Previous Cycles\n\n- `AC-001`: Earlier.\n\n## More work\n\n- `AC-005`: Also now.",
+    good_example="## Work\n\n- `AC-004`: Now.\n- `AC-005`: Also now.\n\n## Previous Cycles\n\n- `AC-001`: Earlier.",
+)
+def previous_cycles_not_last(project):
+    ctx = analysis(project)
+    if not _traced(ctx):
+        return
+    sc = ctx.scope
+    if not sc.previous:
+        return
+    if not sc.current:
+        yield report(
+            _where(sc.scan, PREVIOUS_TITLE),
+            'has conditions only under Previous Cycles. Keep "## Previous Cycles" as the document\'s '
+            "last section, with this cycle's conditions above it.",
+        )
+        return
+    top = max(int(i[3:]) for i in sc.current)
+    for ac_id, defs in sc.previous.items():
+        if int(ac_id[3:]) > top:
+            yield report(
+                (sc.path, defs[0].span),
+                f"{ac_id} is under Previous Cycles but numbered after this cycle's conditions. Keep "
+                "\"## Previous Cycles\" as the document's last section, with this cycle's conditions above it.",
+            )
+
+
+@rule(
+    code="SL705",
+    name="documentation-cycle-without-conditions",
+    section="Documentation Cycle Contract",
+    summary="A DOCUMENTATION cycle past SCOPING has a scope with no current acceptance condition.",
+    explanation="""
+**What it does.** In a `DOCUMENTATION` cycle that has passed `SCOPING` (or
+resumed from it), reports a scope that defines no current `AC-NNN` condition.
+
+**Why.** PROTOCOL.md, Documentation Cycle Contract: "Scoper defines
+audiences, documentation targets, editing boundaries, and acceptance
+conditions", and before sign-off "Every current `AC-NNN` and relevant
+technical criterion must have sufficient current evidence." A documentation
+scope without conditions leaves nothing for the later roles to trace.
+
+**Fix safety.** No fix: Scoper writes the conditions.
+""",
+    bad_example="# Greeting guide\n\n## Retired Acceptance Identifiers\n\n- `AC-003`: Retired old title.",
+    good_example="# Greeting guide\n\n- `AC-001`: Explain the command and its output.",
+)
+def documentation_cycle_without_conditions(project):
+    ctx = analysis(project)
+    if not _traced(ctx) or ctx.mode != "DOCUMENTATION":
+        return
+    if ctx.scope.current:
+        return
+    if ctx.before("SCOPING") or ctx.from_held("SCOPING"):
+        yield report(
+            _doc_anchor(project, ctx.scope.path),
+            "A DOCUMENTATION cycle needs current acceptance conditions after SCOPING completes; this "
+            "scope defines none.",
+        )
+
+
+@rule(
+    code="SL750",
+    name="acceptance-numbering-not-continued",
+    section="Acceptance Traceability",
+    summary="In a reused scope, a condition of this cycle is numbered at or below an identifier under Previous Cycles.",
+    explanation="""
+**What it does.** In a scope that keeps earlier cycles under `## Previous
+Cycles`, reports each current or retired condition of this cycle whose number
+is not above every identifier used under `## Previous Cycles`. (When a
+condition under `## Previous Cycles` is numbered above all of this cycle's
+conditions, SL704 reports the misplaced heading instead, and this rule stays
+silent.)
+
+**Why.** PROTOCOL.md, Acceptance Traceability, rule 3: "When a cycle reuses
+a canonical scope document that already holds another cycle's acceptance
+conditions, numbering continues from the highest identifier ever used in that
+document. [...] Everything under that heading is history, not current
+obligations, and its identifiers are never used again in that document."
+`node .standards/bin/id.mjs next AC <scope>` always hands out a number above
+the highest one used.
+
+**Fix safety.** No fix: renumbering a condition changes the references every
+downstream record makes to it; Scoper must do it deliberately.
+""",
+    beyond_checker=True,
+    bad_example="- `AC-002`: Export results.\n\n## Previous Cycles\n\n- `AC-001`: Search by name.\n- `AC-002`: Sort results.",
+    good_example="- `AC-003`: Export results.\n\n## Previous Cycles\n\n- `AC-001`: Search by name.\n- `AC-002`: Sort results.",
+)
+def acceptance_numbering_not_continued(project):
+    ctx = analysis(project)
+    if not _traced(ctx):
+        return
+    sc = ctx.scope
+    history = [m for m in sc.scan.mentions if m.previous]
+    if not history or not sc.current:
+        return
+    top_current = max(int(i[3:]) for i in sc.current)
+    if any(int(i[3:]) > top_current for i in sc.previous):
+        return  # SL704 reports the misplaced Previous Cycles heading
+    highest = max(history, key=lambda m: m.number)
+    for group in (sc.current, sc.retired):
+        for ac_id, defs in group.items():
+            if int(ac_id[3:]) <= highest.number:
+                yield report(
+                    (sc.path, defs[0].span),
+                    f"{ac_id} is numbered at or below {highest.id}, which is already used under Previous "
+                    f"Cycles (line {highest.span.line}). Numbering continues from the highest identifier ever "
+                    "used in the document; get a new ID with `node .standards/bin/id.mjs next AC <scope>`.",
+                )
+
+
+# -- rules: downstream references -----------------------------------------------------
+@rule(
+    code="SL710",
+    name="undefined-acceptance-reference",
+    section="Acceptance Traceability",
+    summary="A design or cycle record mentions an AC-NNN identifier the scope does not define.",
+    explanation="""
+**What it does.** Checks every `AC-NNN` in the active cycle's design and
+records (the development plan, verification, review, documentation and
+synchronization records) against the scope: current, retired and previous
+cycles' conditions are known; anything else is reported. A mention the scope
+makes without defining it is reported as such. In the design, the history
+under `## Previous Cycles` is skipped.
+
+**Why.** PROTOCOL.md, Acceptance Traceability, rule 6: "All downstream
+coverage, work, and evidence references the same current IDs; downstream
+roles do not invent substitute requirement IDs", and rule 4: "Downstream
+roles reference IDs but do not redefine intent."
+
+**Fix safety.** No fix: the reference may be a typo, a stale ID or a
+condition the scope still lacks.
+""",
+    bad_example="| AC-009 | test/search.test.js | passed |   (the scope defines AC-001 and AC-002)",
+    good_example="| AC-001 | test/search.test.js | passed |",
+)
+def undefined_acceptance_reference(project):
+    ctx = analysis(project)
+    if not _traced(ctx):
+        return
+    sc = ctx.scope
+    defined = sc.defined
+    appears = sc.appears
+    for scan, is_design in _other_files(ctx):
+        done = set()
+        for m in scan.mentions:
+            if is_design and m.previous:
+                continue
+            if m.id in defined or m.id in done:
+                continue
+            done.add(m.id)
+            if m.id in appears:
+                msg = (
+                    f"mentions {m.id}, which appears in the scope {sc.path} but is not defined there as a "
+                    f"condition. Each condition must be a list item that starts with its ID, for example "
+                    f"{_example(m.id)}; a table row, heading, or prose mention does not define it."
+                )
+            else:
+                msg = f"mentions {m.id}, which is not defined in the scope {sc.path}."
+            yield report((scan.path, m.span), msg)
+
+
+@rule(
+    code="SL720",
+    name="design-acceptance-coverage",
+    section="Acceptance Traceability",
+    summary="The completed design does not account for every current acceptance condition.",
+    explanation="""
+**What it does.** Once the cycle has passed `ARCHITECTING` (or resumed from
+it), reports each current `AC-NNN` of the scope that the design named by
+`Active Work.Architecture` never mentions (history under `## Previous
+Cycles` does not count). During recovery the design is held only when
+Architect handed off, and at Reviewer entry.
+
+**Why.** PROTOCOL.md, Acceptance Traceability, rule 5: "Architect accounts
+for every current ID with technical design coverage or an explicit
+no-architectural-impact disposition"; Documentation Cycle Contract:
+"Architect accounts for each acceptance condition with relevant technical
+coverage or an explicit no-architectural-impact disposition".
+
+**Fix safety.** No fix: the coverage is Architect's design decision.
+""",
+    bad_example="## Acceptance Coverage\n\n- `AC-001`: Name index.   (the scope also defines AC-002)",
+    good_example="## Acceptance Coverage\n\n- `AC-001`: Name index.\n- `AC-002`: No architectural impact; Documenter owns it.",
+)
+def design_acceptance_coverage(project):
+    ctx = analysis(project)
+    if not _traced(ctx) or ctx.design is None:
+        return
+    if not ctx.held("ARCHITECTING", own=False):
+        return
+    covered = {m.id for m in ctx.design.mentions if not m.previous}
+    where = _where(ctx.design, COVERAGE_TITLE)
+    if isinstance(where, str):
+        where = _doc_anchor(project, ctx.design.path)
+    for ac_id in ctx.scope.current:
+        if ac_id not in covered:
+            yield report(
+                where,
+                f'does not account for {ac_id}. Every current acceptance condition needs design coverage or '
+                '"No architectural impact".',
+            )
+
+
+def _complete_records(ctx: Context):
+    """(record, owner state, Status field) of the COMPLETE verification,
+    review, documentation and synchronization records of the cycle."""
+    for r in ctx.records:
+        if ctx.design is not None and r.path == ctx.design.path:
+            continue
+        owner = OWNER_STATE.get((r.artifact, r.review_kind))
+        if owner is None:
+            continue
+        status = _status(r)
+        yield r, owner, status
+
+
+def _evidence_ids(scan: Scan, artifact: str) -> set[str]:
+    """IDs a record accounts for: outside Previous Cycles; a verification
+    report accounts in its Acceptance Evidence section."""
+    if artifact == "VERIFICATION":
+        return {m.id for m in scan.mentions if not m.previous and m.section == EVIDENCE_TITLE}
+    return {m.id for m in scan.mentions if not m.previous}
+
+
+@rule(
+    code="SL721",
+    name="complete-record-acceptance-coverage",
+    section="Acceptance Traceability",
+    summary="A COMPLETE verification, review, documentation or synchronization record omits a current AC.",
+    explanation="""
+**What it does.** For each `COMPLETE` verification report, review report,
+documentation record and synchronization record of the active cycle that
+`check` holds to full coverage, reports every current `AC-NNN` of the scope
+that the record does not mention. A verification report accounts for IDs in
+its `## Acceptance Evidence` section; text under `## Previous Cycles` never
+counts. Which records are held follows PROTOCOL.md, Runtime Tools and Hooks:
+the current state's own records, the records of states the cycle has passed
+(outside recovery), the records of the state named in `Handoff.From` after a
+`RESUME` (or `FORWARD`), none while in `SCOPING` during recovery, and full
+checks at Reviewer entry.
+
+**Why.** PROTOCOL.md, Acceptance Traceability, rule 7: "Tester accounts for
+every current ID with verification evidence, a blocker, or [...] a pending
+dependency", rule 9: acceptance changes "invalidate any completed downstream
+artifact whose completion contract requires accounting for every current
+ID"; the review, documentation and synchronization templates each say to
+account for every current AC.
+
+**Fix safety.** No fix: the owning role must assess the missing condition.
+""",
+    bad_example="`Status`: `COMPLETE`\n\n## Acceptance Evidence\n\n| AC-001 | test/search.test.js | passed |   (the scope also defines AC-002)",
+    good_example="`Status`: `COMPLETE`\n\n## Acceptance Evidence\n\n| AC-001 | test/search.test.js | passed |\n| AC-002 | pending Documenter | pending |",
+)
+def complete_record_acceptance_coverage(project):
+    ctx = analysis(project)
+    if not _traced(ctx):
+        return
+    current = list(ctx.scope.current)
+    for r, owner, status in _complete_records(ctx):
+        if status is None or status.value != "COMPLETE":
+            continue
+        if not ctx.held(owner, own=True):
+            continue
+        covered = _evidence_ids(_record_scan(ctx, r), r.artifact)
+        for ac_id in current:
+            if ac_id not in covered:
+                yield report(
+                    (r.path, status.value_span),
+                    f"is COMPLETE but does not account for {ac_id}, a current acceptance condition of the "
+                    f"scope {ctx.scope.path}.",
+                )
+
+
+@rule(
+    code="SL722",
+    name="partial-assessment-acceptance-coverage",
+    section="Acceptance Traceability",
+    summary="An increment assessment in TESTING does not account for every current AC.",
+    explanation="""
+**What it does.** While the cycle is in `TESTING`, reports each current
+`AC-NNN` missing from the `## Acceptance Evidence` section of a verification
+report whose `Assessment Purpose` is `INCREMENT` and that is not yet
+`COMPLETE`.
+
+**Why.** PROTOCOL.md, Acceptance Traceability, rule 7: "Tester accounts for
+every current ID [...] During partial development, `AWAITING_IMPLEMENTATION`
+identifies approved future steps or increments [...] Pending and awaiting
+implementation are not verification evidence and must be resolved under the
+same ID." An increment assessment still lists every current ID, with the
+not-yet-implemented ones as `AWAITING_IMPLEMENTATION`.
+
+**Fix safety.** No fix: Tester records the disposition.
+""",
+    bad_example="`Assessment Purpose`: `INCREMENT`\n\n## Acceptance Evidence\n\n| AC-001 | test/search.test.js | passed |",
+    good_example="`Assessment Purpose`: `INCREMENT`\n\n## Acceptance Evidence\n\n| AC-001 | test/search.test.js | passed |\n| AC-004 | DEV-002 | AWAITING_IMPLEMENTATION |",
+)
+def partial_assessment_acceptance_coverage(project):
+    ctx = analysis(project)
+    if not _traced(ctx) or ctx.state != "TESTING":
+        return
+    for r in ctx.records:
+        if r.artifact != "VERIFICATION":
+            continue
+        status = _status(r)
+        purpose = _single(r.doc.header, "Assessment Purpose")
+        if purpose is None or purpose.value != "INCREMENT":
+            continue
+        if status is not None and status.value == "COMPLETE":
+            continue
+        covered = _evidence_ids(_record_scan(ctx, r), r.artifact)
+        for ac_id in ctx.scope.current:
+            if ac_id not in covered:
+                yield report(
+                    (r.path, purpose.value_span),
+                    f"the partial assessment does not account for {ac_id}. List every current acceptance "
+                    "condition in Acceptance Evidence, with AWAITING_IMPLEMENTATION for work still to come.",
+                )
+
+
+# -- rules: expedited cycles ---------------------------------------------------------------
+@rule(
+    code="SL730",
+    name="expedited-acceptance-ids",
+    section="Expedited Cycle Contract",
+    summary="A record of an EXPEDITED cycle uses AC-NNN identifiers.",
+    explanation="""
+**What it does.** In an `EXPEDITED` cycle, reports every record of the cycle
+that mentions `AC-NNN` identifiers.
+
+**Why.** PROTOCOL.md, Acceptance Traceability: "`EXPEDITED` cycles do not
+fabricate Scoper-owned acceptance conditions or substitute identifiers."
+protocol/expedited.md, Expedited Cycle Contract: "Scope-level acceptance
+traceability does not apply."
+
+**Fix safety.** No fix: describe the work against `Active Work.Request`
+instead, or promote the cycle.
+""",
+    bad_example="### DEV-001 — Search endpoint\n\n`Status`: `DONE` `Depends On`: `NONE`\n`Acceptance`: `AC-001`",
+    good_example="### DEV-001 — Search endpoint\n\n`Status`: `DONE` `Depends On`: `NONE`",
+)
+def expedited_acceptance_ids(project):
+    ctx = analysis(project)
+    if ctx is None or ctx.mode != "EXPEDITED":
+        return
+    for r in project.records_of(ctx.cycle):
+        scan = _record_scan(ctx, r)
+        ids = scan.ids(scan.mentions)
+        if ids:
+            ids = sorted(ids, key=lambda i: (int(i[3:]), i))
+            yield report(
+                (r.path, scan.mentions[0].span),
+                f"uses acceptance IDs ({', '.join(ids)}), but EXPEDITED cycles have none.",
+            )
+
+
+# -- rules: comparisons with the last commit ---------------------------------------------------
+def _head_scope(ctx: Context) -> Optional[ScopeModel]:
+    project = ctx.project
+    if ctx.scope is None or project.head is None:
+        return None
+    text = project.head.read(ctx.scope.path)
+    if text is None:
+        return None
+    return scope_model(scan_text(ctx.scope.path, text.lstrip("\ufeff")))
+
+
+@rule(
+    code="SL740",
+    name="acceptance-id-deleted",
+    section="Acceptance Traceability",
+    summary="An acceptance identifier defined in the last commit's scope has vanished from the scope.",
+    explanation="""
+**What it does.** Inside a git repository, compares the scope with its
+version in the last commit and reports each identifier the commit defined
+(current, retired or under `## Previous Cycles`) that the working scope no
+longer defines anywhere.
+
+**Why.** PROTOCOL.md, Acceptance Traceability, rule 2: "Removed or replaced
+identifiers remain in the scope's retired-identifier record: list items in
+the same form under a `## Retired Acceptance Identifiers` heading."
+
+**Fix safety.** No fix: the retirement reason is Scoper's to write.
+""",
+    bad_example="(committed) - `AC-001`: Users can search.   (now) the line is deleted",
+    good_example="## Retired Acceptance Identifiers\n\n- `AC-001`: Removed; search is out of scope.",
+)
+def acceptance_id_deleted(project):
+    ctx = analysis(project)
+    if not _traced(ctx):
+        return
+    head = _head_scope(ctx)
+    if head is None:
+        return
+    now = ctx.scope.defined
+    where = _where(ctx.scope.scan, RETIRED_TITLE)
+    if isinstance(where, str):
+        where = _doc_anchor(project, ctx.scope.path)
+    for ac_id in sorted(head.defined, key=lambda i: (int(i[3:]), i)):
+        if ac_id not in now:
+            yield report(
+                where,
+                f'{ac_id} was in the last commit but is gone now. Move it under "Retired Acceptance '
+                'Identifiers" instead of deleting it.',
+            )
+
+
+@rule(
+    code="SL741",
+    name="retired-acceptance-id-reused",
+    section="Acceptance Traceability",
+    summary="An identifier retired in the last commit is a current condition again.",
+    explanation="""
+**What it does.** Inside a git repository, reports each current condition of
+the scope whose identifier the last commit's scope listed under
+`## Retired Acceptance Identifiers`.
+
+**Why.** PROTOCOL.md, Acceptance Traceability, rule 2: "New or materially
+replaced conditions receive previously unused identifiers. [...] Never
+renumber surviving identifiers or reuse retired ones within the cycle."
+
+**Fix safety.** No fix: the condition needs a new ID from
+`node .standards/bin/id.mjs next AC <scope>`.
+""",
+    bad_example="(committed) ## Retired Acceptance Identifiers\n- `AC-003`: Split.\n(now) - `AC-003`: Back again.",
+    good_example="(now) - `AC-005`: Back again.",
+)
+def retired_acceptance_id_reused(project):
+    ctx = analysis(project)
+    if not _traced(ctx):
+        return
+    head = _head_scope(ctx)
+    if head is None:
+        return
+    for ac_id, defs in ctx.scope.current.items():
+        if ac_id in head.retired:
+            yield report(
+                (ctx.scope.path, defs[0].span),
+                f"{ac_id} was retired in the last commit and cannot be used again; give the condition a new ID.",
+            )
+
 
 standards_lint_rules = module_rules(globals())
