@@ -1,5 +1,936 @@
-"""(being written)"""
+"""Persisted Workflow State / Workflow State Reference: the structure of
+``.standards/STATE.md``.
 
-from standards_lint.rule import module_rules
+The title, the five header fields, the four sections, every required field of
+``Active Work``, ``Handoff``, ``Recovery`` and ``Outstanding Obligations``
+exactly once with a valid value, the pending-cycle pairing, the terminal-state
+reset of ``CycleMode`` (Cycle Modes rule 1), the inactive-cycle cadence, and
+the **Baseline Reconciliation Format**.
+
+Every rule stays silent about a STATE.md that holds merge-conflict markers:
+the conflict rule (SL110) reports it, and its structure cannot be judged until
+the user keeps exactly one side.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+from standards_lint.ast import Container, Field, ListItem
+from standards_lint.findings import Edit, Fix
+from standards_lint.protocol import (
+    COMPLETION_POLICIES,
+    CYCLE_ID_RE,
+    CYCLE_MODES,
+    FAILURE_TYPES,
+    HANDOFF_KINDS,
+    PENDING_CYCLE_MODES,
+    TERMINAL_STATES,
+    VERIFICATION_CADENCES,
+    WORKFLOW_STATES,
+)
+from standards_lint.rule import module_rules, replace, report, rule
+
+STATE_PATH = ".standards/STATE.md"
+TITLE = "S.T.A.N.D.A.R.D.S. Workflow State"
+
+HEADER_FIELDS = ("WorkflowState", "CycleMode", "PendingCycleMode", "PendingCycleRequest", "PendingCycleBlockedOn")
+ACTIVE_WORK_FIELDS = (
+    "Id",
+    "Request",
+    "CompletionPolicy",
+    "Scope",
+    "Architecture",
+    "Development",
+    "PromotionReason",
+    "AuditTarget",
+    "BlockedOn",
+    "PendingVerificationCadence",
+)
+HANDOFF_FIELDS = ("Kind", "From", "FailureType", "Reason")
+SECTIONS = ("Active Work", "Handoff", "Recovery", "Outstanding Obligations")
+BOOLEANS = ("true", "false")
+
+# Fields whose value is one of a fixed set (Cycle Modes, Workflow States,
+# Completion Policies, Active Work, Recovery).
+ENUMS = {
+    ("header", "WorkflowState"): WORKFLOW_STATES,
+    ("header", "CycleMode"): CYCLE_MODES,
+    ("header", "PendingCycleMode"): PENDING_CYCLE_MODES,
+    ("Active Work", "CompletionPolicy"): COMPLETION_POLICIES,
+    ("Active Work", "PendingVerificationCadence"): VERIFICATION_CADENCES,
+    ("Recovery", "Active"): BOOLEANS,
+    ("Outstanding Obligations", "Active"): BOOLEANS,
+}
+
+_BLANK_LINE = re.compile(r"\n[ \t]*\r?\n")
+# Git conflict markers at the start of a line, wherever they are (also inside
+# an HTML comment, where the parser does not see them).
+CONFLICT_RE = re.compile(r"^(?:<{7}|={7}|>{7}|\|{7})(?:[ \t]|\r?$)", re.M)
+
+
+# -- helpers ------------------------------------------------------------------
+def _state(project):
+    """The STATE.md model, or None when absent, unreadable or conflicted."""
+    st = project.state
+    if st is None or st.doc.conflicts or CONFLICT_RE.search(st.doc.text):
+        return None
+    return st
+
+
+def _item_end(text: str, item: ListItem) -> int:
+    """Where a list item really ends: at the first blank line after its start.
+
+    (The core parser does not close list items at blank lines, so fields that
+    follow a list after a blank line land in its last item.)
+    """
+    m = _BLANK_LINE.search(text, item.span.start)
+    return m.start() if m else len(text)
+
+
+def _own_fields(text: str, item: ListItem) -> list[Field]:
+    stop = _item_end(text, item)
+    return [f for f in item.fields if f.span.start < stop]
+
+
+def _fields(st, container: Optional[Container], name: str) -> list[Field]:
+    """Every top-level occurrence of *name* in *container*, in text order,
+    including fields the parser wrongly put into a preceding list item."""
+    if container is None:
+        return []
+    text = st.doc.text
+    found = list(container.all_fields(name))
+    for item in container.items:
+        stop = _item_end(text, item)
+        found.extend(f for f in item.fields if f.name == name and f.span.start >= stop)
+    return sorted(found, key=lambda f: f.span.start)
+
+
+def _one(st, container: Optional[Container], name: str) -> Optional[Field]:
+    found = _fields(st, container, name)
+    return found[0] if len(found) == 1 else None
+
+
+def _value(st, container: Optional[Container], name: str) -> Optional[str]:
+    f = _one(st, container, name)
+    return f.value if f is not None and f.value.strip() else None
+
+
+def _containers(st) -> list[tuple[str, Optional[Container]]]:
+    """(label, container) for the header and each section present once."""
+    return [
+        ("header", st.header),
+        ("Active Work", st.section("Active Work")),
+        ("Handoff", st.section("Handoff")),
+        ("Recovery", st.section("Recovery")),
+        ("Outstanding Obligations", st.section("Outstanding Obligations")),
+    ]
+
+
+def _where(st, container: Container):
+    """A node to point at for something missing from *container*."""
+    if container.heading is not None:
+        return container.heading
+    if st.doc.title is not None:
+        return st.doc.title
+    return STATE_PATH
+
+
+def _qualified(label: str, name: str) -> str:
+    if label == "header":
+        return f"`{name}`"
+    if label == "Active Work":
+        return f"Active Work `{name}`"
+    return f"{label}.{name}"
+
+
+def _insert_after_last(st, container: Container, names: tuple, text: str) -> Optional[int]:
+    """Offset just after the last of *names* present in *container*."""
+    last = None
+    for n in names:
+        for f in _fields(st, container, n):
+            if last is None or f.span.end > last:
+                last = f.span.end
+    return last
+
+
+def _remove_field(text: str, f: Field) -> tuple[int, int]:
+    """Span removing *f* and the single space that separates it."""
+    start, end = f.span.start, f.span.end
+    if start > 0 and text[start - 1] == " ":
+        start -= 1
+    elif end < len(text) and text[end] == " ":
+        end += 1
+    return start, end
+
+
+def _is_inactive(st) -> bool:
+    """No cycle is active: none started yet, or the last one ended."""
+    ws = _value(st, st.header, "WorkflowState")
+    cid = _value(st, st.section("Active Work"), "Id")
+    return ws in TERMINAL_STATES or cid == "UNSET"
+
+
+def _determined_value(st, label: str, name: str) -> Optional[str]:
+    """The value the protocol fixes for a missing field, when it does."""
+    header = st.header
+    aw = st.section("Active Work")
+    mode = _value(st, header, "CycleMode")
+    if label == "Active Work" and name == "PendingVerificationCadence":
+        # Documentation cycles keep it NONE; inactive cycles require NONE.
+        if mode == "DOCUMENTATION" or (mode == "UNSET" and _is_inactive(st)):
+            return "NONE"
+    if label == "Active Work" and name == "CompletionPolicy":
+        # NONE before any cycle and for EXPEDITED or DOCUMENTATION cycles.
+        if _value(st, aw, "Id") == "UNSET" or mode in ("EXPEDITED", "DOCUMENTATION"):
+            return "NONE"
+    if label == "header" and name == "PendingCycleRequest":
+        # Paired: the request is UNSET exactly when the blocker is NONE.
+        if _value(st, header, "PendingCycleBlockedOn") == "NONE":
+            return "UNSET"
+    if label == "header" and name == "PendingCycleBlockedOn":
+        if _value(st, header, "PendingCycleRequest") == "UNSET":
+            return "NONE"
+    return None
+
+
+# -- SL200 ----------------------------------------------------------------------
+@rule(
+    code="SL200",
+    name="state-title",
+    section="Persisted Workflow State",
+    summary="STATE.md starts with the title `# S.T.A.N.D.A.R.D.S. Workflow State`.",
+    explanation="""
+**What it does.** Checks that `.standards/STATE.md` has exactly the level-1
+title `# S.T.A.N.D.A.R.D.S. Workflow State` before its fields.
+
+**Why.** PROTOCOL.md, Persisted Workflow State: "`STATE.md` uses this shape:"
+followed by a shape that opens with `# S.T.A.N.D.A.R.D.S. Workflow State`.
+The title identifies the file as the workflow state to people and tools.
+
+**Fix safety.** Safe: the title text is fixed by the protocol; a missing title
+is inserted at the top, a different one replaced.
+""",
+    fix="safe",
+    beyond_checker=True,
+    bad_example="# Workflow state\n\n`WorkflowState`: `AUDITING` ...",
+    good_example="# S.T.A.N.D.A.R.D.S. Workflow State\n\n`WorkflowState`: `AUDITING` ...",
+)
+def state_title(project):
+    st = _state(project)
+    if st is None:
+        return
+    title = st.doc.title
+    if title is None:
+        fix = Fix((Edit(STATE_PATH, 0, 0, f"# {TITLE}\n\n"),), "safe", "Insert the STATE.md title")
+        yield report(STATE_PATH, f"STATE.md has no title; it must start with `# {TITLE}`.", fix=fix)
+    elif title.text != TITLE:
+        fix = replace(STATE_PATH, title.span, f"# {TITLE}", description="Use the protocol's STATE.md title")
+        yield report(title, f"STATE.md title is `{title.text}`; it must be `# {TITLE}`.", fix=fix)
+
+
+# -- SL201 ----------------------------------------------------------------------
+@rule(
+    code="SL201",
+    name="state-section-count",
+    section="Persisted Workflow State",
+    summary="STATE.md has each of its four `##` sections exactly once.",
+    explanation="""
+**What it does.** Checks that `## Active Work`, `## Handoff`, `## Recovery`
+and `## Outstanding Obligations` each occur exactly once in
+`.standards/STATE.md`, with exactly that heading text.
+
+**Why.** PROTOCOL.md, Persisted Workflow State: "`STATE.md` uses this shape"
+with these four sections, and Workflow State Reference: "The subsections
+follow the order of the shape example in **Persisted Workflow State**:
+`Active Work`, `Handoff`, and `Recovery`." A missing or repeated section makes
+the state ambiguous; no role can resume from it.
+
+**Fix safety.** No fix: which copy of a repeated section is right, or what a
+missing one held, is the user's decision.
+""",
+    bad_example="## Active Work\n...\n## handoff\n...",
+    good_example="## Active Work\n...\n## Handoff\n...",
+)
+def state_section_count(project):
+    st = _state(project)
+    if st is None:
+        return
+    for title in SECTIONS:
+        found = st.sections(title)
+        if len(found) == 1:
+            continue
+        if not found:
+            near = [s for s in st.doc.sections if s.title.strip().lower() == title.lower()]
+            if near:
+                where = near[0].heading
+                msg = (f"STATE.md has no `## {title}` section; the heading `{near[0].heading.text.strip()}` "
+                       f"must read exactly `## {title}`.")
+            else:
+                where = st.doc.title or STATE_PATH
+                msg = f"STATE.md has no `## {title}` section; it needs exactly one."
+            yield report(where, msg)
+        else:
+            yield report(found[1].heading,
+                         f"STATE.md has {len(found)} `## {title}` sections; it needs exactly one.")
+
+
+# -- SL202 ----------------------------------------------------------------------
+@rule(
+    code="SL202",
+    name="state-field-missing",
+    section="Workflow State Reference",
+    summary="Every required STATE.md field occurs exactly once with a nonempty value.",
+    explanation="""
+**What it does.** Checks that each required field occurs exactly once with a
+nonempty value: the header's `WorkflowState`, `CycleMode`, `PendingCycleMode`,
+`PendingCycleRequest` and `PendingCycleBlockedOn`; Active Work's `Id`,
+`Request`, `CompletionPolicy`, `Scope`, `Architecture`, `Development`,
+`PromotionReason`, `AuditTarget`, `BlockedOn` and
+`PendingVerificationCadence`; Handoff's `Kind`, `From`, `FailureType` and
+`Reason` (present and nonempty); `Active` of Recovery and of Outstanding
+Obligations. Fields of a section that is missing or repeated are left to
+SL201.
+
+**Why.** PROTOCOL.md, Persisted Workflow State gives the shape with every one
+of these fields, and Workflow State Reference defines each; of
+`PendingVerificationCadence` it says: "This field is required; a missing,
+invalid, or repeated value is an inconsistency." `Handoff`: "Use `NONE` for
+inapplicable fields" -- a field is never simply left out.
+
+**Fix safety.** Sometimes: a duplicate with the same value is removed (safe).
+A missing field is inserted only where the protocol fixes its value:
+`PendingVerificationCadence: NONE` in a documentation or inactive cycle,
+`CompletionPolicy: NONE` before any cycle or in an expedited or documentation
+cycle, and the paired `PendingCycleRequest: UNSET` /
+`PendingCycleBlockedOn: NONE`. Otherwise no fix.
+""",
+    fix="sometimes",
+    bad_example="`AuditTarget`: `NONE` `BlockedOn`: `NONE`",
+    good_example="`AuditTarget`: `NONE` `BlockedOn`: `NONE` `PendingVerificationCadence`: `NONE`",
+)
+def state_field_missing(project):
+    st = _state(project)
+    if st is None:
+        return
+    text = st.doc.text
+    wanted = {
+        "header": HEADER_FIELDS,
+        "Active Work": ACTIVE_WORK_FIELDS,
+        "Handoff": HANDOFF_FIELDS,
+        "Recovery": ("Active",),
+        "Outstanding Obligations": ("Active",),
+    }
+    for label, container in _containers(st):
+        if container is None:
+            continue
+        for name in wanted[label]:
+            found = _fields(st, container, name)
+            q = _qualified(label, name)
+            if not found:
+                fix = None
+                value = _determined_value(st, label, name)
+                at = _insert_after_last(st, container, wanted[label], text)
+                if value is not None and at is not None:
+                    fix = Fix((Edit(STATE_PATH, at, at, f" `{name}`: `{value}`"),), "safe",
+                              f"Insert `{name}`: `{value}`")
+                where_text = "the STATE.md header" if label == "header" else f"`## {label}`"
+                yield report(_where(st, container), f"{q} is missing from {where_text}; it must occur exactly once.",
+                             fix=fix)
+                continue
+            if len(found) > 1 and label != "Handoff":
+                values = {f.value for f in found}
+                fix = None
+                if len(values) == 1:
+                    edits = tuple(Edit(STATE_PATH, *_remove_field(text, f), "") for f in found[1:])
+                    fix = Fix(edits, "safe", f"Remove the repeated `{name}`")
+                shown = ", ".join(f"`{v}`" for v in dict.fromkeys(f.value for f in found))
+                yield report(found[1], f"{q} occurs {len(found)} times ({shown}); it must occur exactly once.",
+                             fix=fix)
+                continue
+            for f in found:
+                if not f.value.strip():
+                    yield report((STATE_PATH, f.span), f"{q} is empty; it needs a value.")
+                    break
+
+
+# -- SL203 ----------------------------------------------------------------------
+@rule(
+    code="SL203",
+    name="state-field-invalid",
+    section="Workflow State Reference",
+    summary="A STATE.md field with a fixed set of values holds something else.",
+    explanation="""
+**What it does.** Checks the fields whose values the protocol enumerates:
+`WorkflowState` (a workflow state), `CycleMode` and `PendingCycleMode`
+(`UNSET`, `STANDARD`, `EXPEDITED`, `DOCUMENTATION`), Active Work
+`CompletionPolicy` (`NONE`, `FULL_DELIVERABLE`, `IMPLEMENTATION_REVIEWED`) and
+`PendingVerificationCadence` (`NONE`, `INCREMENTAL`, `AFTER_IMPLEMENTATION`),
+and `Active` of Recovery and Outstanding Obligations (`true` or `false`).
+Values are case-sensitive.
+
+**Why.** PROTOCOL.md, Cycle Modes lists `CycleMode` and `PendingCycleMode`
+values; Workflow States lists the states; Workflow State Reference:
+"`CompletionPolicy`: required `NONE`, `FULL_DELIVERABLE`, or
+`IMPLEMENTATION_REVIEWED`" and "`PendingVerificationCadence`: `NONE`,
+`INCREMENTAL`, or `AFTER_IMPLEMENTATION` ... a missing, invalid, or repeated
+value is an inconsistency."
+
+**Fix safety.** No fix: a misspelt value usually has an obvious intent, but
+choosing it is a state change the user must confirm.
+""",
+    bad_example="`WorkflowState`: `REVIEWING IMPLEMENTATION`",
+    good_example="`WorkflowState`: `REVIEWING_IMPLEMENTATION`",
+)
+def state_field_invalid(project):
+    st = _state(project)
+    if st is None:
+        return
+    for label, container in _containers(st):
+        if container is None:
+            continue
+        for (lab, name), allowed in ENUMS.items():
+            if lab != label:
+                continue
+            f = _one(st, container, name)
+            if f is None or not f.value.strip() or f.value in allowed:
+                continue
+            q = _qualified(label, name)
+            yield report((STATE_PATH, f.value_span),
+                         f"{q} is `{f.value}`, which is not one of {', '.join(allowed)}.")
+
+
+# -- SL204 ----------------------------------------------------------------------
+@rule(
+    code="SL204",
+    name="terminal-cycle-mode",
+    section="Cycle Modes",
+    summary="SIGNED_OFF and CANCELLED reset CycleMode to UNSET.",
+    explanation="""
+**What it does.** Checks that when `WorkflowState` is `SIGNED_OFF` or
+`CANCELLED`, `CycleMode` is `UNSET`.
+
+**Why.** PROTOCOL.md, Cycle Modes rule 1: "Terminal `SIGNED_OFF` and retained
+`CANCELLED` states reset `CycleMode` to `UNSET` after the completed or
+cancelled cycle's mode-specific transition rules have been applied". A
+terminal state that still carries a mode leaves it unclear whether a cycle is
+active.
+
+**Fix safety.** Unsafe: setting `CycleMode: UNSET` is right if the cycle did
+end; if `WorkflowState` is the wrong field, the fix hides that.
+""",
+    fix="unsafe",
+    bad_example="`WorkflowState`: `SIGNED_OFF` `CycleMode`: `STANDARD`",
+    good_example="`WorkflowState`: `SIGNED_OFF` `CycleMode`: `UNSET`",
+)
+def terminal_cycle_mode(project):
+    st = _state(project)
+    if st is None:
+        return
+    ws = _value(st, st.header, "WorkflowState")
+    mode = _one(st, st.header, "CycleMode")
+    if ws not in TERMINAL_STATES or mode is None or mode.value not in CYCLE_MODES or mode.value == "UNSET":
+        return
+    fix = replace(STATE_PATH, mode.value_span, "UNSET", safe=False, description="Reset CycleMode to UNSET")
+    yield report((STATE_PATH, mode.value_span),
+                 f"WorkflowState is {ws}, so the cycle has ended and CycleMode must be reset to UNSET; "
+                 f"it is {mode.value}.", fix=fix)
+
+
+# -- SL205 ----------------------------------------------------------------------
+@rule(
+    code="SL205",
+    name="pending-request-pairing",
+    section="Cycle Modes",
+    summary="PendingCycleRequest is UNSET exactly when PendingCycleBlockedOn is NONE.",
+    explanation="""
+**What it does.** Checks the pairing of the two pre-cycle fields: a saved
+`PendingCycleRequest` needs the `PendingCycleBlockedOn` question that blocks
+it, and a blocker needs its request.
+
+**Why.** PROTOCOL.md, Cycle Modes: "`PendingCycleRequest` and
+`PendingCycleBlockedOn` are paired: the request is `UNSET` exactly when the
+blocker is `NONE`."
+
+**Fix safety.** No fix: either the request or the question is missing, and
+only the user knows which.
+""",
+    bad_example="`PendingCycleRequest`: `Add search.` `PendingCycleBlockedOn`: `NONE`",
+    good_example="`PendingCycleRequest`: `Add search.` `PendingCycleBlockedOn`: `Choose a mode supported by GREENFIELD.`",
+)
+def pending_request_pairing(project):
+    st = _state(project)
+    if st is None:
+        return
+    req = _one(st, st.header, "PendingCycleRequest")
+    blk = _one(st, st.header, "PendingCycleBlockedOn")
+    if req is None or blk is None or not req.value.strip() or not blk.value.strip():
+        return
+    if (req.value == "UNSET") == (blk.value == "NONE"):
+        return
+    if req.value == "UNSET":
+        yield report((STATE_PATH, blk.value_span),
+                     f"PendingCycleBlockedOn is `{blk.value}` but PendingCycleRequest is UNSET; "
+                     "a pre-cycle blocker needs the blocked request (they are paired).")
+    else:
+        yield report((STATE_PATH, blk.value_span),
+                     f"PendingCycleRequest holds `{req.value}` but PendingCycleBlockedOn is NONE; "
+                     "a saved request needs the pre-cycle question that blocks it (they are paired).")
+
+
+# -- SL206 ----------------------------------------------------------------------
+@rule(
+    code="SL206",
+    name="inactive-pending-cadence",
+    section="Workflow State Reference",
+    summary="With no active cycle, PendingVerificationCadence is NONE.",
+    explanation="""
+**What it does.** Checks that `Active Work.PendingVerificationCadence` is
+`NONE` while `CycleMode` is `UNSET` (no cycle active).
+
+**Why.** PROTOCOL.md, Workflow State Reference: "Initialize and clear it under
+the cycle lifecycle rules; never carry it into a new cycle." Installation
+initializes `Active Work.PendingVerificationCadence: NONE`, and **Start a
+cycle** persists `PendingVerificationCadence: NONE`; a pending cadence request
+belongs to an active cycle's Developer.
+
+**Fix safety.** Safe when no cycle has started or the state is terminal (the
+value must be `NONE`); unsafe when a cycle ID is active and only `CycleMode`
+says UNSET, because then `CycleMode` may be the wrong field.
+""",
+    fix="sometimes",
+    bad_example="`WorkflowState`: `SIGNED_OFF` `CycleMode`: `UNSET` ... `PendingVerificationCadence`: `INCREMENTAL`",
+    good_example="`WorkflowState`: `SIGNED_OFF` `CycleMode`: `UNSET` ... `PendingVerificationCadence`: `NONE`",
+)
+def inactive_pending_cadence(project):
+    st = _state(project)
+    if st is None:
+        return
+    if _value(st, st.header, "CycleMode") != "UNSET":
+        return
+    f = _one(st, st.section("Active Work"), "PendingVerificationCadence")
+    if f is None or f.value not in VERIFICATION_CADENCES or f.value == "NONE":
+        return
+    fix = replace(STATE_PATH, f.value_span, "NONE", safe=_is_inactive(st),
+                  description="Clear the pending verification cadence")
+    yield report((STATE_PATH, f.value_span),
+                 f"No cycle is active (CycleMode is UNSET), so PendingVerificationCadence must be NONE; "
+                 f"it is {f.value}.", fix=fix)
+
+
+# -- Baseline Reconciliation Format -------------------------------------------
+def _baseline(st):
+    """(field, entries) when Active Work holds BaselineReconciliation once in
+    the list form, else None."""
+    aw = st.section("Active Work")
+    found = _fields(st, aw, "BaselineReconciliation")
+    if len(found) != 1:
+        return None
+    return found[0]
+
+
+def _entries(st, f: Field) -> list[tuple[ListItem, list[Field]]]:
+    aw = st.section("Active Work")
+    text = st.doc.text
+    out = []
+    for item in aw.items:
+        if item.span.start <= f.span.start:
+            continue
+        out.append((item, _own_fields(text, item)))
+    return out
+
+
+def _own_line(text: str, f: Field) -> bool:
+    ls = text.rfind("\n", 0, f.span.start) + 1
+    le = text.find("\n", f.span.end)
+    le = len(text) if le == -1 else le
+    return not text[ls:f.span.start].strip() and not text[f.span.end:le].strip()
+
+
+def _format_problem(st, f: Field) -> Optional[str]:
+    text = st.doc.text
+    if not f.bare:
+        if f.value == "NONE":
+            return None if _own_line(text, f) else "it must stand on its own line"
+        return f"its value is `{f.value}`"
+    if not _own_line(text, f):
+        return "it must stand on its own line"
+    entries = _entries(st, f)
+    if not entries:
+        return "the label is not followed by a list of entries"
+    return None
+
+
+@rule(
+    code="SL210",
+    name="baseline-missing",
+    section="Baseline Reconciliation Format",
+    summary="Active Work has a `BaselineReconciliation` field.",
+    explanation="""
+**What it does.** Checks that `## Active Work` holds `BaselineReconciliation`.
+
+**Why.** PROTOCOL.md, Baseline Reconciliation Format: "Within `Active Work`,
+store `BaselineReconciliation` on its own line. When no obligation exists, use
+exactly: `` `BaselineReconciliation`: `NONE` ``". Without the field no role can
+tell whether cancelled cycles left unreconciled changes.
+
+**Fix safety.** No fix: the protocol says "do not infer entries or discard
+obligations"; whether the value is `NONE` or a list is for the user to say.
+""",
+    bad_example="## Active Work\n\n`Id`: `UNSET` ... `PendingVerificationCadence`: `NONE`\n\n## Handoff",
+    good_example="## Active Work\n\n`Id`: `UNSET` ... `PendingVerificationCadence`: `NONE`\n\n`BaselineReconciliation`: `NONE`",
+)
+def baseline_missing(project):
+    st = _state(project)
+    if st is None:
+        return
+    aw = st.section("Active Work")
+    if aw is None or _fields(st, aw, "BaselineReconciliation"):
+        return
+    yield report(aw.heading, "Active Work has no `BaselineReconciliation`; write `` `BaselineReconciliation`: `NONE` `` "
+                             "or the list of unresolved cancelled source cycles.")
+
+
+@rule(
+    code="SL211",
+    name="baseline-format",
+    section="Baseline Reconciliation Format",
+    summary="`BaselineReconciliation` is `NONE` or a label followed by a list of entries, once, on its own line.",
+    explanation="""
+**What it does.** Checks that `BaselineReconciliation` occurs once, on its own
+line, and is either exactly `` `NONE` `` or a bare `` `BaselineReconciliation`: ``
+label followed by a Markdown list.
+
+**Why.** PROTOCOL.md, Baseline Reconciliation Format: "store
+`BaselineReconciliation` on its own line. When no obligation exists, use
+exactly: `` `BaselineReconciliation`: `NONE` ``. Otherwise use a nonempty
+Markdown list with both required fields in each entry" and "An empty list is
+represented as `NONE`, not an empty string or `[]`. A value that does not match
+this format is invalid workflow state."
+
+**Fix safety.** No fix: "do not infer entries or discard obligations".
+""",
+    bad_example="`BaselineReconciliation`: `[]`",
+    good_example="`BaselineReconciliation`: `NONE`",
+)
+def baseline_format(project):
+    st = _state(project)
+    if st is None:
+        return
+    found = _fields(st, st.section("Active Work"), "BaselineReconciliation")
+    if len(found) > 1:
+        yield report(found[1], f"BaselineReconciliation occurs {len(found)} times; it must occur once, as `NONE` "
+                               "or a list of `SourceCycle`/`Request` entries.")
+        return
+    if not found:
+        return
+    problem = _format_problem(st, found[0])
+    if problem:
+        yield report(found[0], f"BaselineReconciliation must be `NONE` or a list of `SourceCycle`/`Request` "
+                               f"entries; {problem}.")
+
+
+def _list_entries(st):
+    """The entries of a well-formed list-form BaselineReconciliation."""
+    f = _baseline(st)
+    if f is None or not f.bare or _format_problem(st, f):
+        return None
+    return _entries(st, f)
+
+
+def _complete(fields: list[Field]) -> Optional[tuple[Field, Field]]:
+    src = [f for f in fields if f.name == "SourceCycle"]
+    req = [f for f in fields if f.name == "Request"]
+    if len(src) != 1 or len(req) != 1 or not src[0].value.strip() or not req[0].value.strip():
+        return None
+    return src[0], req[0]
+
+
+@rule(
+    code="SL212",
+    name="baseline-entry-incomplete",
+    section="Baseline Reconciliation Format",
+    summary="Every BaselineReconciliation entry has one `SourceCycle` and one `Request`.",
+    explanation="""
+**What it does.** Checks that each list entry under `BaselineReconciliation`
+holds exactly one nonempty `SourceCycle` and one nonempty `Request`.
+
+**Why.** PROTOCOL.md, Baseline Reconciliation Format: "Otherwise use a
+nonempty Markdown list with both required fields in each entry" and
+"`SourceCycle` is the cancelled source's exact cycle `Id` ... `Request` is
+that source's brief persisted request summary."
+
+**Fix safety.** No fix: the missing ID or summary must come from the
+cancelled cycle's records.
+""",
+    bad_example="`BaselineReconciliation`:\n- `SourceCycle`: `change-cache-20260101T000000Z-0a1b2c3d`",
+    good_example="`BaselineReconciliation`:\n- `SourceCycle`: `change-cache-20260101T000000Z-0a1b2c3d`\n  `Request`: `Change the cache.`",
+)
+def baseline_entry_incomplete(project):
+    st = _state(project)
+    if st is None:
+        return
+    entries = _list_entries(st)
+    for item, fields in entries or ():
+        if _complete(fields) is None:
+            have = sorted({f.name for f in fields if f.name in ("SourceCycle", "Request")})
+            yield report(item, "BaselineReconciliation entry needs exactly one `SourceCycle` and one `Request`"
+                               f" (it has {', '.join('`%s`' % h for h in have) or 'neither'}).")
+
+
+def _checked_entries(st):
+    """Entries when every one is complete (the checker validates sources only
+    then), else None."""
+    entries = _list_entries(st)
+    if not entries:
+        return None
+    out = []
+    for item, fields in entries:
+        pair = _complete(fields)
+        if pair is None:
+            return None
+        out.append((item, pair[0], pair[1]))
+    return out
+
+
+@rule(
+    code="SL213",
+    name="baseline-source-not-cycle-id",
+    section="Baseline Reconciliation Format",
+    summary="A BaselineReconciliation `SourceCycle` is a generated cycle ID.",
+    explanation="""
+**What it does.** Checks that each `SourceCycle` has the form of an ID that
+`cycle.mjs new` generates (`<slug>-<YYYYMMDDTHHMMSSZ>-<8 hex>`).
+
+**Why.** PROTOCOL.md, Baseline Reconciliation Format: "`SourceCycle` is the
+cancelled source's exact cycle `Id`, not the new cycle's ID. It is the unique
+key". Anything else cannot name a cancelled cycle.
+
+**Fix safety.** No fix: copy the cancelled cycle's `Active Work.Id` exactly.
+""",
+    bad_example="- `SourceCycle`: `old-cycle-1`\n  `Request`: `Old work.`",
+    good_example="- `SourceCycle`: `old-work-20260101T000000Z-0a1b2c3d`\n  `Request`: `Old work.`",
+)
+def baseline_source_not_cycle_id(project):
+    st = _state(project)
+    if st is None:
+        return
+    for item, src, _req in _checked_entries(st) or ():
+        if not CYCLE_ID_RE.match(src.value):
+            yield report((STATE_PATH, src.value_span),
+                         f"BaselineReconciliation source `{src.value}` is not a cycle ID; copy the cancelled "
+                         "cycle's Active Work.Id exactly.")
+
+
+@rule(
+    code="SL214",
+    name="baseline-duplicate-source",
+    section="Baseline Reconciliation Format",
+    summary="A BaselineReconciliation source is listed once.",
+    explanation="""
+**What it does.** Checks that no `SourceCycle` appears in two entries.
+
+**Why.** PROTOCOL.md, Baseline Reconciliation Format: "It is the unique key"
+and "Append a newly obligated source only if its ID is absent; never replace
+older sources with the latest cancellation or duplicate an existing ID."
+
+**Fix safety.** Unsafe: the fix removes the later entry, keeping the first
+`Request` summary; check that the removed summary held nothing the first
+lacks.
+""",
+    fix="unsafe",
+    bad_example="- `SourceCycle`: `a-20260101T000000Z-0a1b2c3d`\n  `Request`: `A.`\n- `SourceCycle`: `a-20260101T000000Z-0a1b2c3d`\n  `Request`: `A again.`",
+    good_example="- `SourceCycle`: `a-20260101T000000Z-0a1b2c3d`\n  `Request`: `A.`",
+)
+def baseline_duplicate_source(project):
+    st = _state(project)
+    if st is None:
+        return
+    entries = _checked_entries(st) or ()
+    text = st.doc.text
+    seen: dict[str, int] = {}
+    for item, src, _req in entries:
+        seen[src.value] = seen.get(src.value, 0) + 1
+        if seen[src.value] != 2:
+            continue
+        start = item.span.start
+        line_start = text.rfind("\n", 0, start) + 1
+        if not text[line_start:start].strip():
+            start = line_start
+        end = _item_end(text, item)
+        end = max(end, max(f.span.end for f in _own_fields(text, item)))
+        nl = text.find("\n", end)
+        end = len(text) if nl == -1 else nl + 1
+        fix = Fix((Edit(STATE_PATH, start, end, ""),), "unsafe", "Remove the repeated entry")
+        yield report((STATE_PATH, src.value_span),
+                     f"BaselineReconciliation lists `{src.value}` more than once; each source cycle has one entry.",
+                     fix=fix)
+
+
+@rule(
+    code="SL215",
+    name="baseline-lists-active-cycle",
+    section="Baseline Reconciliation Format",
+    summary="BaselineReconciliation never lists the active cycle itself.",
+    explanation="""
+**What it does.** Checks that no `SourceCycle` equals `Active Work.Id`.
+
+**Why.** PROTOCOL.md, Baseline Reconciliation Format: "`SourceCycle` is the
+cancelled source's exact cycle `Id`, not the new cycle's ID." The active cycle
+is not a cancelled source.
+
+**Fix safety.** No fix: the entry probably meant a different (cancelled)
+cycle's ID.
+""",
+    bad_example="`Id`: `a-20260101T000000Z-0a1b2c3d` ...\n- `SourceCycle`: `a-20260101T000000Z-0a1b2c3d`",
+    good_example="`Id`: `b-20260102T000000Z-1b2c3d4e` ...\n- `SourceCycle`: `a-20260101T000000Z-0a1b2c3d`",
+)
+def baseline_lists_active_cycle(project):
+    st = _state(project)
+    if st is None:
+        return
+    cid = _value(st, st.section("Active Work"), "Id")
+    if cid is None or cid == "UNSET":
+        return
+    for item, src, _req in _checked_entries(st) or ():
+        if src.value == cid:
+            yield report((STATE_PATH, src.value_span),
+                         f"BaselineReconciliation lists the active cycle `{cid}` itself; it lists only cancelled "
+                         "source cycles.")
+
+
+# -- Handoff values ------------------------------------------------------------
+def _handoff_values(st, name: str):
+    ho = st.section("Handoff")
+    for f in _fields(st, ho, name):
+        if f.value.strip():
+            yield f
+
+
+@rule(
+    code="SL220",
+    name="handoff-kind-unknown",
+    section="Workflow State Reference",
+    summary="Handoff.Kind is one of the protocol's handoff kinds.",
+    explanation="""
+**What it does.** Checks that `Handoff.Kind` is one of `INITIAL`, `FORWARD`,
+`CHECKPOINT`, `FAILURE`, `RESUME`, `PROMOTE`, `USER_REWORK`, `NEW_CYCLE`,
+`SIGNOFF`, `CANCEL`, `COMPLETION_CHANGE`.
+
+**Why.** PROTOCOL.md, Workflow State Reference, Handoff: "`Handoff.Kind` is
+one of `INITIAL`, `FORWARD`, `CHECKPOINT`, `FAILURE`, `RESUME`, `PROMOTE`,
+`USER_REWORK`, `NEW_CYCLE`, `SIGNOFF`, `CANCEL`, or `COMPLETION_CHANGE`."
+
+**Fix safety.** No fix: the kind records which transition happened.
+""",
+    bad_example="`Kind`: `NEW CYCLE`",
+    good_example="`Kind`: `NEW_CYCLE`",
+)
+def handoff_kind_unknown(project):
+    st = _state(project)
+    if st is None:
+        return
+    for f in _handoff_values(st, "Kind"):
+        if f.value not in HANDOFF_KINDS:
+            yield report((STATE_PATH, f.value_span), f"Handoff.Kind `{f.value}` is not a handoff kind; use one of "
+                                                     f"{', '.join(HANDOFF_KINDS)}.")
+
+
+@rule(
+    code="SL221",
+    name="handoff-from-unknown",
+    section="Workflow State Reference",
+    summary="Handoff.From is a workflow state or NONE.",
+    explanation="""
+**What it does.** Checks that `Handoff.From` is a workflow state or `NONE`.
+
+**Why.** PROTOCOL.md, Handoff Rules and Workflow State Reference: the handoff
+"records the source state in `From`", and "Use `NONE` for inapplicable
+fields".
+
+**Fix safety.** No fix: the source state is a fact of the last transition.
+""",
+    bad_example="`From`: `REVIEWING FINAL`",
+    good_example="`From`: `REVIEWING_FINAL`",
+)
+def handoff_from_unknown(project):
+    st = _state(project)
+    if st is None:
+        return
+    for f in _handoff_values(st, "From"):
+        if f.value != "NONE" and f.value not in WORKFLOW_STATES:
+            yield report((STATE_PATH, f.value_span),
+                         f"Handoff.From `{f.value}` is not a workflow state (or NONE).")
+
+
+@rule(
+    code="SL222",
+    name="handoff-failure-type-unknown",
+    section="Workflow State Reference",
+    summary="Handoff.FailureType is a failure type or NONE.",
+    explanation="""
+**What it does.** Checks that `Handoff.FailureType` is one of the failure
+types (`SCOPING`, `ARCHITECTURE`, `PROJECT_CONTEXT`, `IMPLEMENTATION`,
+`VERIFICATION`, `DOCUMENTATION`, `REVIEW`, `SYNCHRONIZATION`) or `NONE`.
+
+**Why.** PROTOCOL.md, Failure Types lists the types; Workflow State Reference:
+"Use `NONE` for inapplicable fields."
+
+**Fix safety.** No fix: the type decides who owns the correction.
+""",
+    bad_example="`FailureType`: `TODO`",
+    good_example="`FailureType`: `NONE`",
+)
+def handoff_failure_type_unknown(project):
+    st = _state(project)
+    if st is None:
+        return
+    for f in _handoff_values(st, "FailureType"):
+        if f.value != "NONE" and f.value not in FAILURE_TYPES:
+            yield report((STATE_PATH, f.value_span),
+                         f"Handoff.FailureType `{f.value}` is not a failure type (or NONE).")
+
+
+@rule(
+    code="SL223",
+    name="handoff-field-repeated",
+    section="Workflow State Reference",
+    summary="Each Handoff field occurs once.",
+    explanation="""
+**What it does.** Checks that `Kind`, `From`, `FailureType` and `Reason` each
+occur at most once in `## Handoff` (a missing one is SL202).
+
+**Why.** PROTOCOL.md, Workflow State Reference, Handoff: "`Reason` describes
+only the latest transition", and the handoff records one transition: one kind,
+one source state, one failure type. Two `Kind` values leave the last
+transition ambiguous, and every rule that routes by the handoff reads only
+one of them.
+
+**Fix safety.** Safe when the copies hold the same value (the repeat is
+removed); otherwise no fix.
+""",
+    fix="sometimes",
+    beyond_checker=True,
+    bad_example="`Kind`: `INITIAL` `Kind`: `CHECKPOINT` `From`: `NONE`",
+    good_example="`Kind`: `INITIAL` `From`: `NONE`",
+)
+def handoff_field_repeated(project):
+    st = _state(project)
+    if st is None:
+        return
+    ho = st.section("Handoff")
+    text = st.doc.text
+    for name in HANDOFF_FIELDS:
+        found = _fields(st, ho, name)
+        if len(found) < 2:
+            continue
+        fix = None
+        if len({f.value for f in found}) == 1:
+            fix = Fix(tuple(Edit(STATE_PATH, *_remove_field(text, f), "") for f in found[1:]), "safe",
+                      f"Remove the repeated `{name}`")
+        shown = ", ".join(f"`{v}`" for v in dict.fromkeys(f.value for f in found))
+        yield report(found[1], f"Handoff.{name} occurs {len(found)} times ({shown}); it must occur once.", fix=fix)
+
 
 standards_lint_rules = module_rules(globals())

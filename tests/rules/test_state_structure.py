@@ -1,0 +1,318 @@
+"""Tests of rules/state_structure.py (SL200-SL223)."""
+
+from __future__ import annotations
+
+import pytest
+
+from .conftest import CLEAN_STATE
+
+STATE = ".standards/STATE.md"
+ID = "add-user-search-20260923T150000Z-a7f3c2e9"
+OTHER = "change-cache-20260101T000000Z-0a1b2c3d"
+
+ACTIVE = f"""# S.T.A.N.D.A.R.D.S. Workflow State
+
+`WorkflowState`: `ARCHITECTING` `CycleMode`: `STANDARD` `PendingCycleMode`: `UNSET`
+`PendingCycleRequest`: `UNSET` `PendingCycleBlockedOn`: `NONE`
+
+## Active Work
+
+`CompletionPolicy`: `FULL_DELIVERABLE` `Id`: `{ID}` `Request`: `Add user search.`
+`Scope`: `NONE` `Architecture`: `NONE` `Development`: `NONE` `PromotionReason`: `NONE`
+`AuditTarget`: `NONE` `BlockedOn`: `NONE` `PendingVerificationCadence`: `NONE`
+
+`BaselineReconciliation`: `NONE`
+
+## Handoff
+
+`Kind`: `FORWARD` `From`: `SCOPING` `FailureType`: `NONE` `Reason`: `Scope done.`
+
+## Recovery
+
+`Active`: `false`
+
+## Outstanding Obligations
+
+`Active`: `false`
+"""
+
+
+def only(findings, code):
+    return [f for f in findings if f.code == code]
+
+
+def where(f):
+    return (f.path, f.line)
+
+
+def baseline(entries: str, state: str = ACTIVE) -> str:
+    return state.replace("`BaselineReconciliation`: `NONE`", "`BaselineReconciliation`:\n" + entries)
+
+
+# -- clean ----------------------------------------------------------------------
+@pytest.mark.parametrize("state", [CLEAN_STATE, ACTIVE])
+def test_clean_states_have_no_structure_findings(lint_tree, state):
+    assert [f for f in lint_tree({}, state=state) if f.code.startswith("SL2")] == []
+
+
+def test_clean_baseline_list_is_accepted(lint_tree):
+    state = baseline(f"\n- `SourceCycle`: `{OTHER}`\n  `Request`: `Change the cache.`\n")
+    assert [f for f in lint_tree({}, state=state) if f.code.startswith("SL21")] == []
+
+
+# -- SL200 ----------------------------------------------------------------------
+def test_wrong_title(lint_tree):
+    state = ACTIVE.replace("# S.T.A.N.D.A.R.D.S. Workflow State", "# Workflow state")
+    f = only(lint_tree({}, state=state), "SL200")
+    assert [where(x) for x in f] == [(STATE, 1)]
+    assert f[0].fix is not None
+
+
+def test_missing_title(lint_tree):
+    state = ACTIVE.replace("# S.T.A.N.D.A.R.D.S. Workflow State\n", "")
+    assert len(only(lint_tree({}, state=state), "SL200")) == 1
+
+
+# -- SL201 ----------------------------------------------------------------------
+def test_miscased_section_is_missing(lint_tree):
+    state = ACTIVE.replace("## Handoff", "## handoff")
+    f = only(lint_tree({}, state=state), "SL201")
+    assert [where(x) for x in f] == [(STATE, 14)]
+    assert "`## Handoff`" in f[0].message
+
+
+def test_repeated_section_points_at_second(lint_tree):
+    state = ACTIVE + "\n## Recovery\n\n`Active`: `false`\n"
+    f = only(lint_tree({}, state=state), "SL201")
+    assert [where(x) for x in f] == [(STATE, 26)]
+
+
+def test_sections_once_are_fine(lint_tree):
+    assert only(lint_tree({}, state=ACTIVE), "SL201") == []
+
+
+# -- SL202 ----------------------------------------------------------------------
+def test_missing_header_field(lint_tree):
+    state = ACTIVE.replace(" `PendingCycleMode`: `UNSET`", "")
+    f = only(lint_tree({}, state=state), "SL202")
+    assert [where(x) for x in f] == [(STATE, 1)]
+    assert "PendingCycleMode" in f[0].message
+
+
+def test_repeated_active_work_field_points_at_repeat_with_safe_fix(lint_tree):
+    state = ACTIVE.replace("`Scope`: `NONE`", "`Scope`: `NONE` `Scope`: `NONE`")
+    f = only(lint_tree({}, state=state), "SL202")
+    assert [where(x) for x in f] == [(STATE, 9)]
+    assert f[0].fix is not None and f[0].fix.applicability == "safe"
+
+
+def test_empty_value(lint_tree):
+    state = ACTIVE.replace("`Request`: `Add user search.`", "`Request`: ``")
+    f = only(lint_tree({}, state=state), "SL202")
+    assert [where(x) for x in f] == [(STATE, 8)]
+
+
+def test_missing_cadence_in_documentation_cycle_has_safe_fix(lint_tree):
+    state = ACTIVE.replace("`CycleMode`: `STANDARD`", "`CycleMode`: `DOCUMENTATION`").replace(
+        " `PendingVerificationCadence`: `NONE`", "")
+    f = only(lint_tree({}, state=state), "SL202")
+    assert [where(x) for x in f] == [(STATE, 6)]
+    assert f[0].fix.edits[0].replacement == " `PendingVerificationCadence`: `NONE`"
+
+
+def test_missing_cadence_in_standard_cycle_has_no_fix(lint_tree):
+    state = ACTIVE.replace(" `PendingVerificationCadence`: `NONE`", "")
+    f = only(lint_tree({}, state=state), "SL202")
+    assert len(f) == 1 and f[0].fix is None
+
+
+def test_missing_completion_policy_before_any_cycle_has_fix(lint_tree):
+    state = CLEAN_STATE.replace("`CompletionPolicy`: `NONE` ", "")
+    f = only(lint_tree({}, state=state), "SL202")
+    assert len(f) == 1 and "`CompletionPolicy`: `NONE`" in f[0].fix.edits[0].replacement
+
+
+def test_missing_recovery_active(lint_tree):
+    state = ACTIVE.replace("## Recovery\n\n`Active`: `false`", "## Recovery\n")
+    f = only(lint_tree({}, state=state), "SL202")
+    assert [where(x) for x in f] == [(STATE, 18)]
+
+
+def test_missing_handoff_reason(lint_tree):
+    state = ACTIVE.replace(" `Reason`: `Scope done.`", "")
+    f = only(lint_tree({}, state=state), "SL202")
+    assert [where(x) for x in f] == [(STATE, 14)]
+
+
+def test_repeated_handoff_field_is_not_sl202(lint_tree):
+    state = ACTIVE.replace("`Kind`: `FORWARD`", "`Kind`: `FORWARD` `Kind`: `FORWARD`")
+    assert only(lint_tree({}, state=state), "SL202") == []
+
+
+def test_fields_of_a_missing_section_are_not_reported(lint_tree):
+    state = ACTIVE.replace("## Handoff", "## handoff").replace(" `Reason`: `Scope done.`", "")
+    assert only(lint_tree({}, state=state), "SL202") == []
+
+
+# -- SL203 ----------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "old,new,line",
+    [
+        ("`WorkflowState`: `ARCHITECTING`", "`WorkflowState`: `TODO`", 3),
+        ("`CycleMode`: `STANDARD`", "`CycleMode`: `standard`", 3),
+        ("`PendingCycleMode`: `UNSET`", "`PendingCycleMode`: `<UNSET>`", 3),
+        ("`CompletionPolicy`: `FULL_DELIVERABLE`", "`CompletionPolicy`: `FULL`", 8),
+        ("`PendingVerificationCadence`: `NONE`", "`PendingVerificationCadence`: `NONES`", 10),
+        ("## Recovery\n\n`Active`: `false`", "## Recovery\n\n`Active`: `no`", 20),
+    ],
+)
+def test_invalid_enum_values(lint_tree, old, new, line):
+    f = only(lint_tree({}, state=ACTIVE.replace(old, new)), "SL203")
+    assert [where(x) for x in f] == [(STATE, line)]
+
+
+def test_valid_enum_values(lint_tree):
+    assert only(lint_tree({}, state=ACTIVE), "SL203") == []
+
+
+# -- SL204 ----------------------------------------------------------------------
+def test_terminal_state_keeps_cycle_mode(lint_tree):
+    state = ACTIVE.replace("`WorkflowState`: `ARCHITECTING`", "`WorkflowState`: `SIGNED_OFF`")
+    f = only(lint_tree({}, state=state), "SL204")
+    assert [where(x) for x in f] == [(STATE, 3)]
+    assert f[0].fix.applicability == "unsafe" and f[0].fix.edits[0].replacement == "UNSET"
+
+
+def test_terminal_state_with_unset_mode(lint_tree):
+    state = ACTIVE.replace("`WorkflowState`: `ARCHITECTING` `CycleMode`: `STANDARD`",
+                           "`WorkflowState`: `CANCELLED` `CycleMode`: `UNSET`")
+    assert only(lint_tree({}, state=state), "SL204") == []
+
+
+# -- SL205 ----------------------------------------------------------------------
+def test_request_without_blocker(lint_tree):
+    state = ACTIVE.replace("`PendingCycleRequest`: `UNSET`", "`PendingCycleRequest`: `Add search.`")
+    f = only(lint_tree({}, state=state), "SL205")
+    assert [where(x) for x in f] == [(STATE, 4)]
+
+
+def test_blocker_without_request(lint_tree):
+    state = ACTIVE.replace("`PendingCycleBlockedOn`: `NONE`", "`PendingCycleBlockedOn`: `Which mode?`")
+    assert len(only(lint_tree({}, state=state), "SL205")) == 1
+
+
+def test_paired_request_and_blocker(lint_tree):
+    state = ACTIVE.replace("`PendingCycleRequest`: `UNSET`", "`PendingCycleRequest`: `Add search.`").replace(
+        "`PendingCycleBlockedOn`: `NONE`", "`PendingCycleBlockedOn`: `Which mode?`")
+    assert only(lint_tree({}, state=state), "SL205") == []
+
+
+# -- SL206 ----------------------------------------------------------------------
+def test_inactive_cycle_with_pending_cadence(lint_tree):
+    state = CLEAN_STATE.replace("`PendingVerificationCadence`: `NONE`", "`PendingVerificationCadence`: `INCREMENTAL`")
+    f = only(lint_tree({}, state=state), "SL206")
+    assert [where(x) for x in f] == [(STATE, 10)]
+    assert f[0].fix.applicability == "safe"
+
+
+def test_active_cycle_may_have_pending_cadence(lint_tree):
+    state = ACTIVE.replace("`PendingVerificationCadence`: `NONE`", "`PendingVerificationCadence`: `INCREMENTAL`")
+    assert only(lint_tree({}, state=state), "SL206") == []
+
+
+# -- SL210 / SL211 --------------------------------------------------------------
+def test_missing_baseline(lint_tree):
+    state = ACTIVE.replace("`BaselineReconciliation`: `NONE`\n", "")
+    f = only(lint_tree({}, state=state), "SL210")
+    assert [where(x) for x in f] == [(STATE, 6)]
+
+
+@pytest.mark.parametrize(
+    "old,new",
+    [
+        ("`BaselineReconciliation`: `NONE`", "`BaselineReconciliation`: `[]`"),
+        ("`BaselineReconciliation`: `NONE`", "`BaselineReconciliation`: `NONE` `BaselineReconciliation`: `NONE`"),
+        ("`BaselineReconciliation`: `NONE`", "`BaselineReconciliation`:"),
+    ],
+)
+def test_baseline_format(lint_tree, old, new):
+    f = only(lint_tree({}, state=ACTIVE.replace(old, new)), "SL211")
+    assert [where(x) for x in f] == [(STATE, 12)]
+
+
+def test_baseline_none_is_fine(lint_tree):
+    assert only(lint_tree({}, state=ACTIVE), "SL211") == []
+
+
+# -- SL212 - SL215 ------------------------------------------------------------------
+def test_incomplete_entry(lint_tree):
+    state = baseline(f"- `SourceCycle`: `{OTHER}`\n")
+    found = lint_tree({}, state=state)
+    f = only(found, "SL212")
+    assert [where(x) for x in f] == [(STATE, 13)]
+
+
+def test_incomplete_entry_suppresses_source_checks(lint_tree):
+    state = baseline("- `SourceCycle`: `not-an-id`\n- `SourceCycle`: `not-an-id`\n  `Request`: `Again.`\n")
+    found = lint_tree({}, state=state)
+    assert len(only(found, "SL212")) == 1
+    assert only(found, "SL213") == [] and only(found, "SL214") == []
+
+
+def test_source_not_cycle_id(lint_tree):
+    state = baseline("- `SourceCycle`: `old-cycle-1`\n  `Request`: `Old work.`\n")
+    f = only(lint_tree({}, state=state), "SL213")
+    assert [where(x) for x in f] == [(STATE, 13)]
+
+
+def test_duplicate_source_with_fix(lint_tree):
+    state = baseline(f"- `SourceCycle`: `{OTHER}`\n  `Request`: `A.`\n- `SourceCycle`: `{OTHER}`\n  `Request`: `B.`\n")
+    f = only(lint_tree({}, state=state), "SL214")
+    assert [where(x) for x in f] == [(STATE, 15)]
+    edit = f[0].fix.edits[0]
+    fixed = state[: edit.start] + edit.replacement + state[edit.end:]
+    assert fixed == baseline(f"- `SourceCycle`: `{OTHER}`\n  `Request`: `A.`\n")
+    assert f[0].fix.applicability == "unsafe"
+
+
+def test_lists_active_cycle(lint_tree):
+    state = baseline(f"- `SourceCycle`: `{ID}`\n  `Request`: `This cycle.`\n")
+    f = only(lint_tree({}, state=state), "SL215")
+    assert [where(x) for x in f] == [(STATE, 13)]
+
+
+def test_distinct_sources_are_fine(lint_tree):
+    state = baseline(f"- `SourceCycle`: `{OTHER}`\n  `Request`: `A.`\n"
+                     "- `SourceCycle`: `old-work-20260102T000000Z-1b2c3d4e`\n  `Request`: `B.`\n")
+    assert [f for f in lint_tree({}, state=state) if f.code in ("SL212", "SL213", "SL214", "SL215")] == []
+
+
+# -- SL220 - SL223 ------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "old,new,code",
+    [
+        ("`Kind`: `FORWARD`", "`Kind`: `NEW CYCLE`", "SL220"),
+        ("`From`: `SCOPING`", "`From`: `REVIEWING FINAL`", "SL221"),
+        ("`FailureType`: `NONE`", "`FailureType`: `TODO`", "SL222"),
+    ],
+)
+def test_handoff_values(lint_tree, old, new, code):
+    f = only(lint_tree({}, state=ACTIVE.replace(old, new)), code)
+    assert [where(x) for x in f] == [(STATE, 16)]
+
+
+def test_handoff_none_values_are_fine(lint_tree):
+    found = lint_tree({}, state=CLEAN_STATE)
+    assert [f for f in found if f.code in ("SL220", "SL221", "SL222")] == []
+
+
+def test_repeated_handoff_field(lint_tree):
+    state = ACTIVE.replace("`Kind`: `FORWARD`", "`Kind`: `FORWARD` `Kind`: `CHECKPOINT`")
+    f = only(lint_tree({}, state=state), "SL223")
+    assert [where(x) for x in f] == [(STATE, 16)]
+    assert f[0].fix is None
+
+
+def test_conflicted_state_is_left_to_the_conflict_rule(lint_tree):
+    state = ACTIVE.replace("## Handoff", "<<<<<<< HEAD\n## Handoff\n=======\n## Handoff\n>>>>>>> b")
+    assert [f for f in lint_tree({}, state=state) if f.code.startswith("SL2")] == []
