@@ -1,5 +1,848 @@
-"""(being written)"""
+"""Recovery Mechanics: the ``## Recovery`` stack and the ``## Outstanding
+Obligations`` of ``.standards/STATE.md``.
 
-from standards_lint.rule import module_rules
+Structure problems of the two sections themselves (a missing or repeated
+section, an ``Active`` value that is not ``true``/``false``) belong to the
+state-structure rules; handoff/frame agreement to the handoff rules; the
+empty-stack requirement at sign-off to the cycle-mode rules.  Every rule here
+treats a missing, repeated or invalid value as unknown and stays silent about
+what depends on it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterator, Optional
+
+import attrs
+
+from standards_lint.ast import Container, Field
+from standards_lint.findings import Edit, Fix
+from standards_lint.protocol import (
+    FAILURE_TARGETS,
+    FAILURE_TYPES,
+    ROUTE_DOCUMENTATION,
+    ROUTE_EXPEDITED,
+    TERMINAL_STATES,
+    WORKFLOW_STATES,
+)
+from standards_lint.rule import module_rules, replace, report, rule
+
+# Documentation Cycle Contract: the included states (Documentation Brownfield
+# route) and the included roles' states (every included state but the user's).
+DOC_STATES = ROUTE_DOCUMENTATION
+DOC_ROLES = tuple(s for s in ROUTE_DOCUMENTATION if s != "AWAITING_USER_SIGNOFF")
+# Failure types whose owners (Developer, Tester) are omitted in DOCUMENTATION;
+# REVIEW is handled apart: its only DOCUMENTATION owner is REVIEWING_FINAL.
+DOC_UNROUTABLE = ("IMPLEMENTATION", "VERIFICATION")
+
+_FRAME_HEAD = re.compile(r"^Frame (\d+)$")
+_OBLIGATION_HEAD = re.compile(r"^Obligation (\d+)$")
+_LOOSE_NUMBER = re.compile(r"^\s*(?:Frame|Obligation)\s+(\d+)\b")
+
+
+# -- helpers ------------------------------------------------------------------
+@attrs.frozen
+class Value:
+    """A frame field: its text (None when missing, or repeated with different
+    values) and the field node to point at (the first occurrence)."""
+
+    text: Optional[str]
+    field: Optional[Field]
+
+
+@attrs.frozen
+class Frame:
+    container: Container
+    position: int  # 1-based position in the stack
+    label: int  # the number it is called by: its heading's, else its position
+    last: bool
+
+    def get(self, name: str) -> Value:
+        found = self.container.all_fields(name)
+        if not found:
+            return Value(None, None)
+        values = {f.value for f in found}
+        return Value(found[0].value if len(values) == 1 else None, found[0])
+
+    def state(self, name: str) -> Optional[str]:
+        """The value when it is a workflow state, else None."""
+        v = self.get(name).text
+        return v if v in WORKFLOW_STATES else None
+
+    def where(self, name: str):
+        """The value span of field *name*, else the frame heading."""
+        f = self.get(name).field
+        if f is not None:
+            return (f.path, f.value_span)
+        return self.heading()
+
+    def heading(self):
+        c = self.container
+        return c.heading if c.heading is not None else c
+
+
+def _label(container: Container, position: int) -> int:
+    m = _LOOSE_NUMBER.match(container.title)
+    return int(m.group(1)) if m else position
+
+
+def frames(project) -> list[Frame]:
+    st = project.state
+    if st is None or st.recovery is None:
+        return []
+    subs = list(st.recovery.subsections)
+    return [Frame(c, i, _label(c, i), i == len(subs)) for i, c in enumerate(subs, start=1)]
+
+
+def obligations(project) -> list[Frame]:
+    st = project.state
+    if st is None or st.obligations is None:
+        return []
+    subs = list(st.obligations.subsections)
+    return [Frame(c, i, _label(c, i), i == len(subs)) for i, c in enumerate(subs, start=1)]
+
+
+def _workflow_state(project) -> Optional[str]:
+    st = project.state
+    if st is None:
+        return None
+    ws = st.workflow_state
+    return ws if ws in WORKFLOW_STATES else None
+
+
+def _cycle_mode(project) -> Optional[str]:
+    st = project.state
+    return st.cycle_mode if st is not None else None
+
+
+def _plural(n: int, one: str, many: str) -> str:
+    return f"is {n} {one}" if n == 1 else f"are {n} {many}"
+
+
+def _owners_text(ft: str) -> str:
+    return " or ".join(FAILURE_TARGETS[ft])
+
+
+# -- Active flags -------------------------------------------------------------
+def _active_mismatch(project, section, count: int, what_one: str, what_many: str, title: str):
+    st = project.state
+    if st is None or section is None:
+        return
+    active = st.one(section, "Active")
+    if active is None or active.value not in ("true", "false"):
+        return  # missing, repeated or invalid: state-structure rules
+    want = "true" if count else "false"
+    if active.value == want:
+        return
+    yield report(
+        (active.path, active.value_span),
+        f"{title}.Active is `{active.value}` but there {_plural(count, what_one, what_many)}; "
+        f"it must be `{want}`.",
+        fix=replace(active.path, active.value_span, want, description=f"Set {title}.Active to `{want}`."),
+    )
+
+
+@rule(
+    code="SL501",
+    name="recovery-active-mismatch",
+    section="Recovery Mechanics",
+    summary="`Recovery.Active` must be `true` exactly when the stack holds frames.",
+    explanation="""
+**What it does.** Compares `Recovery.Active` with the number of `### Frame N`
+entries under `## Recovery`.
+
+**Why.** PROTOCOL.md, Recovery Mechanics: "Keep the frame on the stack." and
+"Recovery ends only when the stack is empty."; State-update rules: installation
+starts with "inactive recovery". `Active` is a summary of the stack, so `true`
+with no frame or `false` with frames leaves a resuming role with two answers.
+
+**Fix safety.** Safe: the frames are the record; the fix sets `Active` to
+`true` when frames exist and `false` when none do.
+""",
+    fix="safe",
+    bad_example="## Recovery\n\n`Active`: `false`\n\n### Frame 1\n\n`From`: `TESTING` `Owner`: `ARCHITECTING` ...",
+    good_example="## Recovery\n\n`Active`: `true`\n\n### Frame 1\n\n`From`: `TESTING` `Owner`: `ARCHITECTING` ...",
+)
+def recovery_active_mismatch(project):
+    st = project.state
+    if st is None:
+        return
+    yield from _active_mismatch(project, st.recovery, len(frames(project)), "frame", "frames", "Recovery")
+
+
+@rule(
+    code="SL502",
+    name="obligations-active-mismatch",
+    section="Recovery Mechanics",
+    summary="`Outstanding Obligations.Active` must be `true` exactly when obligations exist.",
+    explanation="""
+**What it does.** Compares `Outstanding Obligations.Active` with the number of
+`### Obligation N` entries.
+
+**Why.** protocol/expedited.md, Outstanding Obligations: "When one or more
+obligations exist, set `Active: true` and record each as a numbered
+`### Obligation N` entry ... When the last obligation is removed, set
+`Active: false` and remove the numbered entries."
+
+**Fix safety.** Safe: the entries are the record; the fix sets `Active` to
+match them.
+""",
+    fix="safe",
+    bad_example="## Outstanding Obligations\n\n`Active`: `true`\n",
+    good_example="## Outstanding Obligations\n\n`Active`: `false`\n",
+)
+def obligations_active_mismatch(project):
+    st = project.state
+    if st is None:
+        return
+    yield from _active_mismatch(
+        project, st.obligations, len(obligations(project)), "obligation", "obligations", "Outstanding Obligations"
+    )
+
+
+# -- numbering ----------------------------------------------------------------
+def _numbering(entries: list[Frame], word: str, head_re: re.Pattern, what: str, description: str):
+    def ok(e: Frame) -> bool:
+        m = head_re.match(e.container.title)
+        return m is not None and int(m.group(1)) == e.position
+
+    bad = next((e for e in entries if not ok(e)), None)
+    if bad is None:
+        return
+    edits = []
+    for e in entries:
+        h = e.container.heading
+        if h is None:
+            return
+        want = f"{'#' * h.level} {word} {e.position}"
+        if not ok(e):
+            edits.append(Edit(h.path, h.span.start, h.span.end, want))
+    # Safe when only numbers change; unsafe when a heading loses other text.
+    clean = all(head_re.match(e.container.title) for e in entries)
+    fix = Fix(tuple(edits), "safe" if clean else "unsafe", description)
+    yield report(
+        bad.heading(),
+        f"{what} entries must be numbered 1, 2, 3, ... in order, each headed exactly `### {word} N`; "
+        f"found `{bad.container.title}` in position {bad.position}.",
+        fix=fix,
+    )
+
+
+@rule(
+    code="SL503",
+    name="recovery-frame-numbering",
+    section="Recovery Mechanics",
+    summary="Recovery frames are headed `### Frame 1`, `### Frame 2`, ... in stack order.",
+    explanation="""
+**What it does.** Checks that the entries under `## Recovery` are headed
+exactly `### Frame N`, numbered from 1 without gaps in document order.
+
+**Why.** PROTOCOL.md, Workflow State Reference > Recovery: "`Recovery` is a
+stack ordered oldest to newest", and the STATE.md shape heads each entry
+`### Frame 1`. Frame numbers name the stack position; a gap, a repeat or a
+stray heading makes "the last frame is active" ambiguous for the next role.
+
+**Fix safety.** Renumbers every heading to its position. Safe when each
+heading is `Frame <number>` (only the number changes); unsafe when a heading
+carries other text, which the fix drops.
+""",
+    fix="sometimes",
+    bad_example="## Recovery\n\n`Active`: `true`\n\n### Frame 2\n\n`From`: `TESTING` ...",
+    good_example="## Recovery\n\n`Active`: `true`\n\n### Frame 1\n\n`From`: `TESTING` ...",
+)
+def recovery_frame_numbering(project):
+    yield from _numbering(frames(project), "Frame", _FRAME_HEAD, "Recovery", "Renumber the recovery frames in stack order.")
+
+
+# -- frame fields -------------------------------------------------------------
+@rule(
+    code="SL504",
+    name="recovery-frame-field",
+    section="Recovery Mechanics",
+    summary="Each recovery frame records From, Owner, FailureType, Reason, ResumeAt and RerunThrough with valid values.",
+    explanation="""
+**What it does.** Checks each `### Frame N`: `From`, `Owner` and `ResumeAt`
+must be workflow states, `FailureType` a failure type, `RerunThrough` `NONE`
+or a workflow state, and `Reason` present and nonempty.
+
+**Why.** PROTOCOL.md, Recovery Mechanics: "push a frame with `From` =
+interrupted state, `Owner` = corrective target, applicable `FailureType` and
+`Reason`, `ResumeAt` = interrupted state, and `RerunThrough: NONE`." A frame
+missing any of these cannot be resumed or popped correctly.
+
+**Fix safety.** No fix: the right value is the routing that happened.
+""",
+    bad_example="### Frame 1\n\n`From`: `TESTING` `Owner`: `ARCHITECTING` `FailureType`: `ARCHITECTURE`\n`ResumeAt`: `TESTING` `RerunThrough`: `NOWHERE`",
+    good_example="### Frame 1\n\n`From`: `TESTING` `Owner`: `ARCHITECTING` `FailureType`: `ARCHITECTURE`\n`Reason`: `Retry behavior is undefined.` `ResumeAt`: `TESTING` `RerunThrough`: `NONE`",
+)
+def recovery_frame_field(project):
+    for fr in frames(project):
+        n = fr.label
+        for name in ("From", "Owner"):
+            v = fr.get(name)
+            if v.field is not None and v.text is not None and v.text not in WORKFLOW_STATES:
+                yield report(fr.where(name), f"Recovery frame {n}: `{name}` is `{v.text}`, which is not a workflow state.")
+            elif v.field is None:
+                yield report(fr.heading(), f"Recovery frame {n}: `{name}` is missing; it must be a workflow state.")
+        v = fr.get("FailureType")
+        if v.field is None:
+            yield report(fr.heading(), f"Recovery frame {n}: `FailureType` is missing; it must be a failure type.")
+        elif v.text is not None and v.text not in FAILURE_TYPES:
+            yield report(fr.where("FailureType"), f"Recovery frame {n}: `FailureType` is `{v.text}`, which is not a failure type.")
+        v = fr.get("Reason")
+        if v.field is None or (v.text is not None and not v.text.strip()):
+            yield report(fr.where("Reason"), f"Recovery frame {n}: `Reason` is missing; record what the correction must fix.")
+        v = fr.get("ResumeAt")
+        if v.field is None:
+            yield report(fr.heading(), f"Recovery frame {n}: `ResumeAt` is missing; it must be a workflow state (the interrupted state).")
+        elif v.text is not None and v.text not in WORKFLOW_STATES:
+            yield report(fr.where("ResumeAt"), f"Recovery frame {n}: `ResumeAt` is `{v.text}`, which is not a workflow state.")
+        v = fr.get("RerunThrough")
+        if v.field is None:
+            yield report(fr.heading(), f"Recovery frame {n}: `RerunThrough` is missing; it must be NONE or a workflow state.")
+        elif v.text is not None and v.text != "NONE" and v.text not in WORKFLOW_STATES:
+            yield report(fr.where("RerunThrough"), f"Recovery frame {n}: `RerunThrough` is `{v.text}`; it must be NONE or a workflow state.")
+
+
+@rule(
+    code="SL505",
+    name="recovery-frame-resume-at",
+    section="Recovery Mechanics",
+    summary="A frame's `ResumeAt` is the interrupted state, its `From`.",
+    explanation="""
+**What it does.** Checks that each frame's `ResumeAt` equals its `From`.
+
+**Why.** PROTOCOL.md, Recovery Mechanics, step 1: "push a frame with `From` =
+interrupted state, ... `ResumeAt` = interrupted state". Both record the same
+state; when they differ, the return after recovery goes somewhere the
+interrupted work never was.
+
+**Fix safety.** No fix: either field may be the wrong one.
+""",
+    bad_example="`From`: `TESTING` `Owner`: `ARCHITECTING` ... `ResumeAt`: `DEVELOPING`",
+    good_example="`From`: `TESTING` `Owner`: `ARCHITECTING` ... `ResumeAt`: `TESTING`",
+)
+def recovery_frame_resume_at(project):
+    for fr in frames(project):
+        frm, resume = fr.state("From"), fr.state("ResumeAt")
+        if frm is None or resume is None or frm == resume:
+            continue
+        yield report(
+            fr.where("ResumeAt"),
+            f"Recovery frame {fr.label}: `ResumeAt` is {resume} but must be the interrupted state, {frm} (its `From`).",
+        )
+
+
+@rule(
+    code="SL506",
+    name="recovery-frame-owner",
+    section="Failure Handoffs",
+    summary="A frame's `Owner` is the state that owns its `FailureType`.",
+    explanation="""
+**What it does.** Checks each frame's `Owner` against the owning state of its
+`FailureType` (`SCOPING` -> `SCOPING`, `ARCHITECTURE` -> `ARCHITECTING`,
+`PROJECT_CONTEXT` -> `AUDITING`, `IMPLEMENTATION` -> `DEVELOPING`,
+`VERIFICATION` -> `TESTING`, `DOCUMENTATION` -> `DOCUMENTING`, `REVIEW` ->
+`REVIEWING_IMPLEMENTATION` or `REVIEWING_FINAL`, `SYNCHRONIZATION` ->
+`SYNCHRONIZING`).
+
+**Why.** PROTOCOL.md, Failure Handoffs: "A failure handoff routes a defect to
+its owning state", and Recovery Mechanics: "`Owner` = corrective target". A
+frame owned by another state sends the correction to a role that does not own
+the defective artifact.
+
+**Fix safety.** No fix: the failure type or the owner may be the wrong one.
+""",
+    bad_example="`From`: `TESTING` `Owner`: `DEVELOPING` `FailureType`: `ARCHITECTURE` ...",
+    good_example="`From`: `TESTING` `Owner`: `ARCHITECTING` `FailureType`: `ARCHITECTURE` ...",
+)
+def recovery_frame_owner(project):
+    for fr in frames(project):
+        ft, owner = fr.get("FailureType").text, fr.state("Owner")
+        if ft not in FAILURE_TARGETS or owner is None or owner in FAILURE_TARGETS[ft]:
+            continue
+        yield report(
+            fr.where("Owner"),
+            f"Recovery frame {fr.label}: a {ft} frame belongs to {_owners_text(ft)}, not {owner}.",
+        )
+
+
+@rule(
+    code="SL507",
+    name="recovery-active-frame-state",
+    section="Recovery Mechanics",
+    summary="While the active frame is being corrected (`RerunThrough: NONE`), WorkflowState is its Owner.",
+    explanation="""
+**What it does.** When the last (active) frame has `RerunThrough: NONE`,
+checks that `WorkflowState` equals the frame's `Owner`.
+
+**Why.** PROTOCOL.md, Recovery Mechanics: "The last frame is active." A frame
+is pushed with `RerunThrough: NONE` as the workflow moves to its `Owner`; the
+owner then either pops it ("No rerun: pop the frame and transition directly to
+`ResumeAt`") or sets `RerunThrough` before moving on ("Rerun required: set
+`RerunThrough` to the last required state and transition to the earliest
+required rerun state"). protocol/expedited.md: "`RerunThrough: NONE` means the
+frame's owner has not yet completed its correction". So an active frame with
+`RerunThrough: NONE` in any other state means the correction was skipped or
+the stack was not updated.
+
+**Fix safety.** No fix: either the state or the stack is stale.
+""",
+    bad_example="`WorkflowState`: `DEVELOPING` ...\n\n### Frame 1\n\n`From`: `TESTING` `Owner`: `ARCHITECTING` ... `RerunThrough`: `NONE`",
+    good_example="`WorkflowState`: `ARCHITECTING` ...\n\n### Frame 1\n\n`From`: `TESTING` `Owner`: `ARCHITECTING` ... `RerunThrough`: `NONE`",
+)
+def recovery_active_frame_state(project):
+    fs = frames(project)
+    ws = _workflow_state(project)
+    if not fs or ws is None:
+        return
+    fr = fs[-1]
+    owner = fr.state("Owner")
+    if fr.get("RerunThrough").text != "NONE" or owner is None or owner == ws:
+        return
+    st = project.state
+    f = st.one(st.header, "WorkflowState")
+    where = (f.path, f.value_span) if f is not None else fr.where("Owner")
+    yield report(
+        where,
+        f"Recovery frame {fr.label} is still being corrected (RerunThrough is NONE), "
+        f"so WorkflowState must be its Owner, {owner}, not {ws}.",
+    )
+
+
+# -- DOCUMENTATION frames -----------------------------------------------------
+def _doc_frames(project) -> Iterator[Frame]:
+    if _cycle_mode(project) != "DOCUMENTATION":
+        return
+    yield from frames(project)
+
+
+_DOC_WHY = """PROTOCOL.md, Recovery Mechanics: "Documentation recovery uses only its
+included states under **Documentation Cycle Contract** ... Every documentation
+frame's `From` and `ResumeAt` must be included states; `Owner` is an included
+role, with `REVIEW` owned by `REVIEWING_FINAL`. `RerunThrough` is `NONE` or a
+downstream included role, never `AWAITING_USER_SIGNOFF`." The included states
+are `AUDITING`, `SCOPING`, `ARCHITECTING`, `DOCUMENTING`, `REVIEWING_FINAL`,
+`SYNCHRONIZING` and `AWAITING_USER_SIGNOFF`."""
+
+
+@rule(
+    code="SL510",
+    name="documentation-frame-states",
+    section="Documentation Cycle Contract",
+    summary="In DOCUMENTATION, a frame's `From` and `ResumeAt` are included states.",
+    explanation=f"""
+**What it does.** In a `DOCUMENTATION` cycle, checks that each frame's `From`
+and `ResumeAt` are states of the Documentation Brownfield route.
+
+**Why.** {_DOC_WHY}
+
+**Fix safety.** No fix: a frame from an omitted state records routing that the
+cycle cannot have taken.
+""",
+    bad_example="`CycleMode`: `DOCUMENTATION` ...\n\n### Frame 1\n\n`From`: `TESTING` `Owner`: `AUDITING` ... `ResumeAt`: `TESTING`",
+    good_example="`CycleMode`: `DOCUMENTATION` ...\n\n### Frame 1\n\n`From`: `REVIEWING_FINAL` `Owner`: `AUDITING` ... `ResumeAt`: `REVIEWING_FINAL`",
+)
+def documentation_frame_states(project):
+    for fr in _doc_frames(project):
+        for name in ("From", "ResumeAt"):
+            v = fr.get(name)
+            if v.field is not None and v.text is None:
+                continue  # repeated with different values: unknown
+            if v.text in DOC_STATES:
+                continue
+            shown = f"`{v.text}`" if v.text is not None else "missing"
+            yield report(
+                fr.where(name),
+                f"Recovery frame {fr.label}: {name} is {shown}; in DOCUMENTATION it must be an included state "
+                f"({', '.join(DOC_STATES)}).",
+            )
+
+
+@rule(
+    code="SL511",
+    name="documentation-frame-owner",
+    section="Documentation Cycle Contract",
+    summary="In DOCUMENTATION, a frame's `Owner` is an included role's state.",
+    explanation=f"""
+**What it does.** In a `DOCUMENTATION` cycle, checks that each frame's `Owner`
+is the state of an included role: `AUDITING`, `SCOPING`, `ARCHITECTING`,
+`DOCUMENTING`, `REVIEWING_FINAL` or `SYNCHRONIZING`.
+
+**Why.** {_DOC_WHY} Failure Handoffs: "In `DOCUMENTATION`, only owners included
+in **Documentation Cycle Contract** are valid failure targets ... A required
+omitted role follows that contract's blocking user-decision rule instead of a
+failure handoff into a skipped state."
+
+**Fix safety.** No fix: the defect needs an included owner or a blocking user
+decision in `Active Work.BlockedOn`.
+""",
+    bad_example="`CycleMode`: `DOCUMENTATION` ...\n\n### Frame 1\n\n`From`: `REVIEWING_FINAL` `Owner`: `DEVELOPING` ...",
+    good_example="`CycleMode`: `DOCUMENTATION` ...\n\n### Frame 1\n\n`From`: `REVIEWING_FINAL` `Owner`: `DOCUMENTING` ...",
+)
+def documentation_frame_owner(project):
+    for fr in _doc_frames(project):
+        v = fr.get("Owner")
+        if v.field is not None and v.text is None:
+            continue
+        if v.text in DOC_ROLES:
+            continue
+        shown = f"`{v.text}`" if v.text is not None else "missing"
+        yield report(
+            fr.where("Owner"),
+            f"Recovery frame {fr.label}: Owner is {shown}; in DOCUMENTATION it must be an included role's state "
+            f"({', '.join(DOC_ROLES)}).",
+        )
+
+
+@rule(
+    code="SL512",
+    name="documentation-frame-failure-type",
+    section="Documentation Cycle Contract",
+    summary="In DOCUMENTATION, IMPLEMENTATION and VERIFICATION frames have no owner, and REVIEW belongs to REVIEWING_FINAL.",
+    explanation="""
+**What it does.** In a `DOCUMENTATION` cycle, reports frames whose
+`FailureType` is `IMPLEMENTATION` or `VERIFICATION` (their owners, Developer
+and Tester, are omitted), and `REVIEW` frames not owned by `REVIEWING_FINAL`.
+
+**Why.** PROTOCOL.md, Failure Handoffs: "In `DOCUMENTATION`, only owners
+included in **Documentation Cycle Contract** are valid failure targets, with
+`REVIEW` targeting `REVIEWING_FINAL`. A required omitted role follows that
+contract's blocking user-decision rule instead of a failure handoff into a
+skipped state." Documentation Cycle Contract: "A defect or changed request
+requiring implementation, formal testing, or implementation review does not
+authorize entry into an omitted state ... Persist the evidence and required
+user decision in `Active Work.BlockedOn`".
+
+**Fix safety.** No fix: replace the frame by a blocking user decision, or
+route the defect to its included owner.
+""",
+    bad_example="`CycleMode`: `DOCUMENTATION` ...\n\n### Frame 1\n\n`From`: `REVIEWING_FINAL` `Owner`: `DEVELOPING` `FailureType`: `IMPLEMENTATION` ...",
+    good_example="`CycleMode`: `DOCUMENTATION` ...\n\n`BlockedOn`: `User decision: keep the documentation-only scope or cancel for an implementation cycle.`",
+)
+def documentation_frame_failure_type(project):
+    for fr in _doc_frames(project):
+        ft = fr.get("FailureType").text
+        owner = fr.get("Owner").text
+        if ft in DOC_UNROUTABLE:
+            msg = (
+                f"Recovery frame {fr.label}: {ft} has no owner in DOCUMENTATION (its role is omitted); "
+                "an omitted owner requires a blocking user decision in Active Work.BlockedOn, not a recovery frame."
+            )
+        elif ft == "REVIEW" and owner != "REVIEWING_FINAL":
+            msg = (
+                f"Recovery frame {fr.label}: REVIEW cannot target {owner or 'this owner'} in DOCUMENTATION; "
+                "REVIEW belongs to REVIEWING_FINAL."
+            )
+        else:
+            continue
+        yield report(fr.where("FailureType"), msg)
+
+
+@rule(
+    code="SL513",
+    name="documentation-frame-rerun-through",
+    section="Documentation Cycle Contract",
+    summary="In DOCUMENTATION, `RerunThrough` is NONE or an included role downstream of the frame's Owner.",
+    explanation=f"""
+**What it does.** In a `DOCUMENTATION` cycle, checks that each frame's
+`RerunThrough` is `NONE` or an included role's state (never
+`AWAITING_USER_SIGNOFF`) that comes after the frame's `Owner` on the
+Documentation Brownfield route.
+
+**Why.** {_DOC_WHY} Recovery Mechanics, step 5: "set `RerunThrough` to the
+last required state and transition to the earliest required rerun state" —
+reruns lie downstream of the correcting owner.
+
+**Fix safety.** No fix: the rerun plan belongs to the frame's owner.
+""",
+    bad_example="`CycleMode`: `DOCUMENTATION` ...\n\n### Frame 1\n\n`From`: `REVIEWING_FINAL` `Owner`: `AUDITING` ... `RerunThrough`: `AUDITING`",
+    good_example="`CycleMode`: `DOCUMENTATION` ...\n\n### Frame 1\n\n`From`: `REVIEWING_FINAL` `Owner`: `AUDITING` ... `RerunThrough`: `DOCUMENTING`",
+)
+def documentation_frame_rerun_through(project):
+    for fr in _doc_frames(project):
+        v = fr.get("RerunThrough")
+        if v.field is not None and v.text is None:
+            continue
+        rt, owner = v.text, fr.get("Owner").text
+        if rt == "NONE":
+            continue
+        if rt in DOC_ROLES:
+            if owner not in DOC_ROLES or DOC_ROLES.index(rt) > DOC_ROLES.index(owner):
+                continue
+            problem = f"is {rt}, which is not downstream of its Owner {owner}"
+        else:
+            problem = f"is `{rt}`, not an included role" if rt is not None else "is missing"
+        yield report(
+            fr.where("RerunThrough"),
+            f"Recovery frame {fr.label}: RerunThrough {problem}; in DOCUMENTATION it must be NONE or an included "
+            "role downstream of the Owner (never AWAITING_USER_SIGNOFF).",
+        )
+
+
+@rule(
+    code="SL514",
+    name="documentation-same-state-frame",
+    section="Documentation Cycle Contract",
+    summary="In DOCUMENTATION, a same-state correction pushes no frame (`From` equal to `Owner`).",
+    explanation="""
+**What it does.** In a `DOCUMENTATION` cycle, reports frames whose `From`
+equals their `Owner`.
+
+**Why.** PROTOCOL.md, Recovery Mechanics, step 1: "Push only when corrective
+routing changes state. ... Same-state correction creates no frame." and
+Failure Handoffs: "A same-state failure records the handoff but does not create
+a recovery frame."
+
+**Fix safety.** No fix: removing the frame also needs the handoff and `Active`
+flag reviewed.
+""",
+    bad_example="`CycleMode`: `DOCUMENTATION` ...\n\n### Frame 1\n\n`From`: `AUDITING` `Owner`: `AUDITING` ...",
+    good_example="`CycleMode`: `DOCUMENTATION` ...\n\n### Frame 1\n\n`From`: `REVIEWING_FINAL` `Owner`: `AUDITING` ...",
+)
+def documentation_same_state_frame(project):
+    for fr in _doc_frames(project):
+        frm, owner = fr.state("From"), fr.state("Owner")
+        if frm is None or frm != owner:
+            continue
+        yield report(
+            fr.where("Owner"),
+            f"Recovery frame {fr.label}: From and Owner are both {frm}; a same-state DOCUMENTATION correction "
+            "does not push a recovery frame.",
+        )
+
+
+@rule(
+    code="SL515",
+    name="documentation-rerun-range",
+    section="Documentation Cycle Contract",
+    summary="In DOCUMENTATION, an active rerun keeps WorkflowState between the frame's Owner and RerunThrough.",
+    explanation="""
+**What it does.** In a `DOCUMENTATION` cycle whose active (last) frame has a
+valid `RerunThrough`, checks that `WorkflowState` lies on the Documentation
+Brownfield route between the frame's `Owner` and its `RerunThrough`.
+
+**Why.** PROTOCOL.md, Recovery Mechanics, steps 5-7: with a rerun required the
+owner transitions "to the earliest required rerun state. Keep the frame on the
+stack", and "At the rerun boundary, after `RerunThrough` passes its applicable
+gate, pop the frame and transition to `ResumeAt`". While the frame is on the
+stack with a rerun boundary, work is inside that span; anywhere else means the
+frame should have been popped or the route left its rerun plan.
+
+**Fix safety.** No fix: either the state or the frame is stale.
+""",
+    bad_example="`WorkflowState`: `SCOPING` `CycleMode`: `DOCUMENTATION` ...\n\n### Frame 1\n\n... `Owner`: `ARCHITECTING` ... `RerunThrough`: `SYNCHRONIZING`",
+    good_example="`WorkflowState`: `DOCUMENTING` `CycleMode`: `DOCUMENTATION` ...\n\n### Frame 1\n\n... `Owner`: `ARCHITECTING` ... `RerunThrough`: `SYNCHRONIZING`",
+)
+def documentation_rerun_range(project):
+    fs = list(_doc_frames(project))
+    ws = _workflow_state(project)
+    if not fs or ws is None or ws in TERMINAL_STATES:
+        return  # frames in a terminal state are a state-structure problem
+    fr = fs[-1]
+    owner, rt = fr.get("Owner").text, fr.get("RerunThrough").text
+    if owner not in DOC_ROLES or rt not in DOC_ROLES:
+        return
+    lo, hi = DOC_ROLES.index(owner), DOC_ROLES.index(rt)
+    if hi <= lo:
+        return  # SL513
+    if ws in DOC_ROLES and lo <= DOC_ROLES.index(ws) <= hi:
+        return
+    st = project.state
+    f = st.one(st.header, "WorkflowState")
+    where = (f.path, f.value_span) if f is not None else fr.where("RerunThrough")
+    yield report(
+        where,
+        f"Recovery frame {fr.label}: WorkflowState is {ws}, but the active DOCUMENTATION rerun must stay between "
+        f"{owner} and {rt} until its boundary returns to ResumeAt.",
+    )
+
+
+# -- Outstanding Obligations --------------------------------------------------
+@rule(
+    code="SL508",
+    name="obligation-field-missing",
+    section="Recovery Mechanics",
+    summary="Each outstanding obligation records Owner, FailureType and Reason.",
+    explanation="""
+**What it does.** Checks that every `### Obligation N` entry has `Owner`,
+`FailureType` and a nonempty `Reason`.
+
+**Why.** protocol/expedited.md, Outstanding Obligations: "Each obligation
+records `Owner`, `FailureType`, and `Reason`" and "record each as a numbered
+`### Obligation N` entry containing `Owner`, `FailureType`, and `Reason`."
+An obligation without them cannot be routed or verified as corrected.
+
+**Fix safety.** No fix: the values come from the converted recovery frame.
+""",
+    bad_example="### Obligation 1\n\n`Owner`: `TESTING` `FailureType`: `VERIFICATION`",
+    good_example="### Obligation 1\n\n`Owner`: `TESTING` `FailureType`: `VERIFICATION`\n`Reason`: `The retry test asserts the old limit.`",
+)
+def obligation_field_missing(project):
+    for ob in obligations(project):
+        for name in ("Owner", "FailureType", "Reason"):
+            v = ob.get(name)
+            if v.field is not None and (v.text is None or v.text.strip()):
+                continue
+            yield report(
+                ob.where(name) if v.field is not None else ob.heading(),
+                f"Obligation {ob.label}: `{name}` is missing; each obligation records Owner, FailureType and Reason.",
+            )
+
+
+# -- beyond the reference checker ---------------------------------------------
+EXPEDITED_OWNERS = ("DEVELOPING", "REVIEWING_IMPLEMENTATION")
+
+
+@rule(
+    code="SL516",
+    name="expedited-frame-topology",
+    section="Recovery Mechanics",
+    summary="In EXPEDITED, recovery frames use only expedited states.",
+    explanation="""
+**What it does.** In an `EXPEDITED` cycle, checks that each frame's `From` and
+`ResumeAt` are expedited states (`DEVELOPING`, `REVIEWING_IMPLEMENTATION`,
+`AWAITING_USER_SIGNOFF`), that its `Owner` is `DEVELOPING` or
+`REVIEWING_IMPLEMENTATION`, and that `RerunThrough` is `NONE` or one of those
+two.
+
+**Why.** PROTOCOL.md, Recovery Mechanics: "Recovery follows the active
+`CycleMode` topology. Expedited recovery reruns only expedited states; a newly
+required skipped role or guarantee triggers **Expedited Promotion**". Failure
+Handoffs: "In `EXPEDITED`, only `IMPLEMENTATION -> DEVELOPING` and
+implementation `REVIEW -> REVIEWING_IMPLEMENTATION` are valid failure routes
+because only those states exist in the expedited topology."
+
+**Fix safety.** No fix: a skipped owner needs Expedited Promotion, which
+converts the frame into an outstanding obligation.
+""",
+    beyond_checker=True,
+    bad_example="`CycleMode`: `EXPEDITED` ...\n\n### Frame 1\n\n`From`: `DEVELOPING` `Owner`: `SCOPING` `FailureType`: `SCOPING` ...",
+    good_example="`CycleMode`: `EXPEDITED` ...\n\n### Frame 1\n\n`From`: `REVIEWING_IMPLEMENTATION` `Owner`: `DEVELOPING` `FailureType`: `IMPLEMENTATION` ...",
+)
+def expedited_frame_topology(project):
+    if _cycle_mode(project) != "EXPEDITED":
+        return
+    for fr in frames(project):
+        checks = (
+            ("From", ROUTE_EXPEDITED, "an expedited state"),
+            ("ResumeAt", ROUTE_EXPEDITED, "an expedited state"),
+            ("Owner", EXPEDITED_OWNERS, "DEVELOPING or REVIEWING_IMPLEMENTATION"),
+            ("RerunThrough", EXPEDITED_OWNERS + ("NONE",), "NONE, DEVELOPING or REVIEWING_IMPLEMENTATION"),
+        )
+        for name, allowed, what in checks:
+            v = fr.get(name).text
+            valid = v in WORKFLOW_STATES or (name == "RerunThrough" and v == "NONE")
+            if not valid or v in allowed:
+                continue  # unknown values are SL504's
+            yield report(
+                fr.where(name),
+                f"Recovery frame {fr.label}: {name} is {v}, outside the EXPEDITED topology; it must be {what}. "
+                "A skipped role requires Expedited Promotion.",
+            )
+
+
+@rule(
+    code="SL520",
+    name="recovery-same-state-frame",
+    section="Recovery Mechanics",
+    summary="A same-state correction pushes no recovery frame (`From` equal to `Owner`).",
+    explanation="""
+**What it does.** Outside `DOCUMENTATION` cycles (where SL514 applies),
+reports frames whose `From` equals their `Owner`.
+
+**Why.** PROTOCOL.md, Recovery Mechanics, step 1: "Push only when corrective
+routing changes state. For `FAILURE` or `USER_REWORK` moving to a different
+state, push a frame ... Same-state correction creates no frame." Failure
+Handoffs: "A same-state failure records the handoff but does not create a
+recovery frame."
+
+**Fix safety.** No fix: removing the frame also needs the handoff and `Active`
+flag reviewed.
+""",
+    beyond_checker=True,
+    bad_example="### Frame 1\n\n`From`: `REVIEWING_IMPLEMENTATION` `Owner`: `REVIEWING_IMPLEMENTATION` ...",
+    good_example="### Frame 1\n\n`From`: `TESTING` `Owner`: `REVIEWING_IMPLEMENTATION` ...",
+)
+def recovery_same_state_frame(project):
+    if _cycle_mode(project) == "DOCUMENTATION":
+        return
+    for fr in frames(project):
+        frm, owner = fr.state("From"), fr.state("Owner")
+        if frm is None or frm != owner:
+            continue
+        yield report(
+            fr.where("Owner"),
+            f"Recovery frame {fr.label}: From and Owner are both {frm}; a same-state correction does not push a "
+            "recovery frame.",
+        )
+
+
+@rule(
+    code="SL521",
+    name="obligation-numbering",
+    section="Recovery Mechanics",
+    summary="Outstanding obligations are headed `### Obligation 1`, `### Obligation 2`, ... in order.",
+    explanation="""
+**What it does.** Checks that the entries under `## Outstanding Obligations`
+are headed exactly `### Obligation N`, numbered from 1 without gaps.
+
+**Why.** protocol/expedited.md, Outstanding Obligations: "record each as a
+numbered `### Obligation N` entry ... When an obligation is removed, renumber
+the remaining entries 1, 2, 3, ... in their existing order."
+
+**Fix safety.** Renumbers the headings in order: safe when each heading is
+`Obligation <number>`, unsafe when a heading carries other text, which the fix
+drops.
+""",
+    fix="sometimes",
+    beyond_checker=True,
+    bad_example="## Outstanding Obligations\n\n`Active`: `true`\n\n### Obligation 2\n\n`Owner`: `TESTING` ...",
+    good_example="## Outstanding Obligations\n\n`Active`: `true`\n\n### Obligation 1\n\n`Owner`: `TESTING` ...",
+)
+def obligation_numbering(project):
+    yield from _numbering(
+        obligations(project), "Obligation", _OBLIGATION_HEAD, "Outstanding Obligations",
+        "Renumber the outstanding obligations in order.",
+    )
+
+
+@rule(
+    code="SL522",
+    name="obligation-owner",
+    section="Recovery Mechanics",
+    summary="An obligation's `FailureType` is a failure type and its `Owner` the state owning it.",
+    explanation="""
+**What it does.** Checks each `### Obligation N`: `FailureType` must be a
+failure type and `Owner` the workflow state that owns it (as for recovery
+frames, SL506).
+
+**Why.** protocol/expedited.md, Outstanding Obligations: "Each obligation
+records `Owner`, `FailureType`, and `Reason`" and "An outstanding obligation
+remains until its owning state is reached and the owner corrects and verifies
+the specific defect". Obligations are converted from frames "preserving each
+converted frame's" owner, so the owner follows PROTOCOL.md, Failure Handoffs:
+"A failure handoff routes a defect to its owning state".
+
+**Fix safety.** No fix: either value may be the wrong one.
+""",
+    beyond_checker=True,
+    bad_example="### Obligation 1\n\n`Owner`: `DEVELOPING` `FailureType`: `VERIFICATION` `Reason`: `...`",
+    good_example="### Obligation 1\n\n`Owner`: `TESTING` `FailureType`: `VERIFICATION` `Reason`: `...`",
+)
+def obligation_owner(project):
+    for ob in obligations(project):
+        ft, owner = ob.get("FailureType").text, ob.get("Owner").text
+        if ob.get("FailureType").field is not None and ft is not None and ft not in FAILURE_TYPES:
+            yield report(ob.where("FailureType"), f"Obligation {ob.label}: `FailureType` is `{ft}`, which is not a failure type.")
+            continue
+        if ft not in FAILURE_TARGETS or owner is None or owner in FAILURE_TARGETS[ft]:
+            continue
+        yield report(
+            ob.where("Owner"),
+            f"Obligation {ob.label}: a {ft} obligation belongs to {_owners_text(ft)}, not {owner}.",
+        )
+
 
 standards_lint_rules = module_rules(globals())
