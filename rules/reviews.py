@@ -1,5 +1,408 @@
-"""(being written)"""
+"""Review reports: the Implementation-Reviewed Closure assessment of the
+implementation review report (Standard Cycle Completion, Implementation-Reviewed
+Closure, Sign-off Readiness and Freshness, Review Kinds)."""
 
-from standards_lint.rule import module_rules
+from __future__ import annotations
+
+import re
+
+from typing import Optional
+
+from standards_lint.protocol import TERMINAL_STATES, record_path
+from standards_lint.records import provenance_of
+from standards_lint.rule import module_rules, report, rule
+
+SECTION = "Implementation-Reviewed Closure"
+CLOSURE_FIELDS = (
+    "Policy",
+    "Eligibility",
+    "User Choice",
+    "User Reason",
+    "Assessed Inputs",
+    "Evidence",
+    "Unmet Requirements",
+    "Omitted Phases",
+    "Omitted Guarantees",
+)
+ELIGIBILITIES = ("NOT_ASSESSED", "INELIGIBLE", "ELIGIBLE")
+POLICIES = ("FULL_DELIVERABLE", "IMPLEMENTATION_REVIEWED")
+# ELIGIBLE needs these to name something.
+ELIGIBLE_NOT_NONE = ("User Choice", "Assessed Inputs", "Evidence", "Omitted Guarantees")
+
+
+_CONFLICT_LINE_RE = re.compile(r"^(?:<{7}|>{7})(?: |$)", re.M)
+
+
+def _conflicted(project, rel: str) -> bool:
+    """True when the file holds merge-conflict markers, even inside comments."""
+    d = project.doc(rel)
+    if d is None:
+        return False
+    return bool(d.conflicts) or bool(_CONFLICT_LINE_RE.search(d.text))
+
+
+def _active(project):
+    """(state model, cycle id) of an active cycle whose STATE.md is usable, else None."""
+    st = project.state
+    if st is None or _conflicted(project, ".standards/STATE.md") or _conflicted(project, ".standards/MODE.md"):
+        return None
+    cid = st.aw("Id")
+    ws = st.workflow_state
+    if not ws or ws in TERMINAL_STATES or not cid or cid in ("UNSET", "NONE"):
+        return None
+    if "/" in cid or "\\" in cid or cid.startswith("."):
+        return None
+    return st, cid
+
+
+def _implementation_report(project, cid: str):
+    """This cycle's implementation review document at its fixed path, or None."""
+    path = record_path("REVIEW", cid, "IMPLEMENTATION")
+    if project.kind(path) != "file":
+        return None
+    doc = project.doc(path)
+    if doc is None:
+        return None
+    p = provenance_of(doc)
+    if p is None or p[0] != "REVIEW" or p[1] != cid or p[2] != "IMPLEMENTATION":
+        return None
+    return doc
+
+
+def _concrete(value: str) -> bool:
+    v = value.strip()
+    return bool(v) and not (v.startswith("<") and v.endswith(">")) and " | " not in v
+
+
+def _field_ok(name: str, fields: list) -> bool:
+    if len(fields) != 1 or not _concrete(fields[0].value):
+        return False
+    if name == "Eligibility":
+        return fields[0].value in ELIGIBILITIES
+    if name == "Policy":
+        return fields[0].value in POLICIES
+    return True
+
+
+def _one(section, name: str):
+    found = section.all_fields(name)
+    return found[0] if len(found) == 1 and _field_ok(name, found) else None
+
+
+@rule(
+    code="SL960",
+    name="closure-assessment-missing",
+    section="Implementation-Reviewed Closure",
+    summary="IMPLEMENTATION_REVIEWED sign-off readiness needs an Implementation-Reviewed Closure section.",
+    explanation="""\
+**What it does.** When a STANDARD cycle under `CompletionPolicy`:
+`IMPLEMENTATION_REVIEWED` is in `AWAITING_USER_SIGNOFF`, reports this cycle's
+implementation review report when it has no `## Implementation-Reviewed
+Closure` section.
+
+**Why.** *"Use the implementation report's `Implementation-Reviewed Closure`
+section and structured fields in the Reviewer template. ... Only current
+`ELIGIBLE` closure and a `COMPLETE` implementation review permit
+shorter-policy sign-off readiness. The checker requires that explicit
+assessment and its recorded prerequisites"* (Implementation-Reviewed Closure).
+
+**Fix safety.** No fix: Reviewer must assess closure eligibility.""",
+    bad_example="""\
+`WorkflowState`: `AWAITING_USER_SIGNOFF`, `CompletionPolicy`:
+`IMPLEMENTATION_REVIEWED`, implementation report without a closure section.""",
+    good_example="""\
+## Implementation-Reviewed Closure
+
+`Policy`: `IMPLEMENTATION_REVIEWED` `Eligibility`: `ELIGIBLE` ...""",
+)
+def closure_assessment_missing(project):
+    a = _active(project)
+    if a is None:
+        return
+    st, cid = a
+    if st.cycle_mode != "STANDARD" or st.aw("CompletionPolicy") != "IMPLEMENTATION_REVIEWED":
+        return
+    if st.workflow_state != "AWAITING_USER_SIGNOFF":
+        return
+    doc = _implementation_report(project, cid)
+    if doc is None or doc.sections_named(SECTION):
+        return
+    where = doc.title if doc.title is not None else doc.path
+    yield report(
+        where,
+        "IMPLEMENTATION_REVIEWED sign-off readiness requires an Implementation-Reviewed Closure assessment "
+        "in this implementation review report; ordinary review completion does not establish it.",
+    )
+
+
+@rule(
+    code="SL961",
+    name="closure-not-eligible",
+    section="Implementation-Reviewed Closure",
+    summary="IMPLEMENTATION_REVIEWED sign-off readiness needs Closure Eligibility ELIGIBLE.",
+    explanation="""\
+**What it does.** When a STANDARD cycle under `IMPLEMENTATION_REVIEWED` is in
+`AWAITING_USER_SIGNOFF`, reports the closure section's `Eligibility` when it is
+`NOT_ASSESSED` or `INELIGIBLE`.
+
+**Why.** *"Its `Eligibility` is `NOT_ASSESSED`, `INELIGIBLE`, or `ELIGIBLE`,
+independently of ordinary review `Status`. Only current `ELIGIBLE` closure and a
+`COMPLETE` implementation review permit shorter-policy sign-off readiness."*
+(Implementation-Reviewed Closure).
+
+**Fix safety.** No fix: Reviewer must reassess, or the user may choose
+full-deliverable completion.""",
+    bad_example="""\
+`Eligibility`: `NOT_ASSESSED` while `WorkflowState` is `AWAITING_USER_SIGNOFF`.""",
+    good_example="""\
+`Eligibility`: `ELIGIBLE` with its recorded prerequisites.""",
+)
+def closure_not_eligible(project):
+    a = _active(project)
+    if a is None:
+        return
+    st, cid = a
+    if st.cycle_mode != "STANDARD" or st.aw("CompletionPolicy") != "IMPLEMENTATION_REVIEWED":
+        return
+    if st.workflow_state != "AWAITING_USER_SIGNOFF":
+        return
+    doc = _implementation_report(project, cid)
+    if doc is None:
+        return
+    secs = doc.sections_named(SECTION)
+    if len(secs) != 1:
+        return
+    f = _one(secs[0], "Eligibility")
+    if f is None or f.value == "ELIGIBLE":
+        return
+    yield report(
+        (f.path, f.value_span),
+        f"IMPLEMENTATION_REVIEWED sign-off readiness requires Closure Eligibility ELIGIBLE, but it is `{f.value}`; "
+        "ordinary review completion is insufficient.",
+    )
+
+
+@rule(
+    code="SL962",
+    name="closure-field-not-concrete",
+    section="Implementation-Reviewed Closure",
+    summary="Each Implementation-Reviewed Closure field occurs exactly once with a concrete value.",
+    explanation="""\
+**What it does.** In this cycle's implementation review report, checks each
+field of the closure section (`Policy`, `Eligibility`, `User Choice`, `User
+Reason`, `Assessed Inputs`, `Evidence`, `Unmet Requirements`, `Omitted Phases`,
+`Omitted Guarantees`): it must occur exactly once, with a nonempty value that
+is not a template placeholder; `Policy` must be a standard completion policy
+and `Eligibility` one of `NOT_ASSESSED`, `INELIGIBLE`, `ELIGIBLE`.
+
+**Why.** *"Keep each field exactly once with a concrete value."* (Reviewer
+template, Implementation-Reviewed Closure).
+
+**Fix safety.** No fix.""",
+    bad_example="""\
+## Implementation-Reviewed Closure
+
+`Policy`: `IMPLEMENTATION_REVIEWED` `Policy`: `IMPLEMENTATION_REVIEWED`""",
+    good_example="""\
+## Implementation-Reviewed Closure
+
+`Policy`: `IMPLEMENTATION_REVIEWED` `Eligibility`: `NOT_ASSESSED` ...""",
+)
+def closure_field_not_concrete(project):
+    a = _active(project)
+    if a is None:
+        return
+    st, cid = a
+    doc = _implementation_report(project, cid)
+    if doc is None:
+        return
+    secs = doc.sections_named(SECTION)
+    if len(secs) != 1:
+        return
+    sec = secs[0]
+    for name in CLOSURE_FIELDS:
+        found = sec.all_fields(name)
+        if _field_ok(name, found):
+            continue
+        where = found[1] if len(found) > 1 else (found[0] if found else sec.heading)
+        detail = (
+            "is missing" if not found else
+            f"occurs {len(found)} times" if len(found) > 1 else
+            f"has the value `{found[0].value}`"
+        )
+        yield report(where, f"Implementation-Reviewed Closure requires one concrete {name} field; `{name}` {detail}.")
+
+
+@rule(
+    code="SL963",
+    name="closure-eligible-prerequisites",
+    section="Implementation-Reviewed Closure",
+    summary="ELIGIBLE closure needs user choice, inputs, evidence, omitted guarantees and no unmet requirements.",
+    explanation="""\
+**What it does.** When the closure section's `Eligibility` is `ELIGIBLE`,
+reports `User Choice`, `Assessed Inputs`, `Evidence` or `Omitted Guarantees`
+set to `NONE`, and `Unmet Requirements` set to anything but `NONE`.
+
+**Why.** *"An eligible conclusion requires non-`NONE` choice, input identities,
+evidence, and omitted guarantees, with `Unmet Requirements: NONE`. An
+ineligible conclusion names the unmet requirements, owners, and needed evidence
+or user action."* (Reviewer template) and *"If the ordinary implementation gate
+passes but closure eligibility does not, keep those conclusions distinct and
+record the unmet requirement and its owner."* (Implementation-Reviewed
+Closure).
+
+**Fix safety.** No fix: whether closure is eligible is Reviewer's judgement.""",
+    bad_example="""\
+`Eligibility`: `ELIGIBLE` `Assessed Inputs`: `NONE`""",
+    good_example="""\
+`Eligibility`: `ELIGIBLE` `Assessed Inputs`: `Current scope, design and test content.`""",
+)
+def closure_eligible_prerequisites(project):
+    a = _active(project)
+    if a is None:
+        return
+    st, cid = a
+    doc = _implementation_report(project, cid)
+    if doc is None:
+        return
+    secs = doc.sections_named(SECTION)
+    if len(secs) != 1:
+        return
+    sec = secs[0]
+    elig = _one(sec, "Eligibility")
+    if elig is None or elig.value != "ELIGIBLE":
+        return
+    for name in ELIGIBLE_NOT_NONE:
+        f = _one(sec, name)
+        if f is not None and f.value.strip() == "NONE":
+            yield report((f.path, f.value_span), f"ELIGIBLE closure requires {name}, not NONE.")
+    f = _one(sec, "Unmet Requirements")
+    if f is not None and f.value.strip() != "NONE":
+        yield report(
+            (f.path, f.value_span),
+            "ELIGIBLE closure requires Unmet Requirements NONE; record remaining work as INELIGIBLE "
+            "and route it to its owner.",
+        )
+
+
+@rule(
+    code="SL964",
+    name="closure-outside-implementation-report",
+    section="Implementation-Reviewed Closure",
+    summary="The Implementation-Reviewed Closure section belongs only in the implementation review report.",
+    explanation="""\
+**What it does.** Reports a `## Implementation-Reviewed Closure` section in any
+of this cycle's records other than the implementation review report (for
+example the final-deliverable review).
+
+**Why.** *"Include this section only in the implementation report when
+assessing shorter standard completion. ... Omit it for reports that have never
+assessed this policy, including expedited and final review."* (Reviewer
+template) and *"this remains implementation review, not a third review kind or
+a substitute final review."* (Review Gates).
+
+**Fix safety.** No fix: move the assessment to the implementation report.""",
+    bad_example="""\
+`final-deliverable.md` with `## Implementation-Reviewed Closure`.""",
+    good_example="""\
+Only `implementation.md` holds the closure section.""",
+)
+def closure_outside_implementation_report(project):
+    a = _active(project)
+    if a is None:
+        return
+    st, cid = a
+    for r in project.records:
+        if r.cycle != cid or (r.artifact == "REVIEW" and r.review_kind == "IMPLEMENTATION"):
+            continue
+        for sec in r.doc.sections_named(SECTION):
+            yield report(
+                sec.heading if sec.heading is not None else r.path,
+                f"Implementation-Reviewed Closure belongs only in the implementation review report, not in this "
+                f"{r.artifact}{' ' + r.review_kind if r.review_kind else ''} record.",
+            )
+
+
+@rule(
+    code="SL965",
+    name="closure-section-repeated",
+    section="Implementation-Reviewed Closure",
+    summary="Keep exactly one current Implementation-Reviewed Closure section.",
+    explanation="""\
+**What it does.** Reports every `## Implementation-Reviewed Closure` section
+after the first in this cycle's implementation review report.
+
+**Why.** *"Keep exactly one current section with this heading. Before replacing
+a previous assessment, preserve its conclusion, inputs, evidence, and reason for
+supersession under a separate `## Closure Assessment History` heading."*
+(Reviewer template).
+
+**Fix safety.** No fix: which assessment is current is Reviewer's call.""",
+    bad_example="""\
+Two `## Implementation-Reviewed Closure` sections.""",
+    good_example="""\
+One current section and a `## Closure Assessment History` section.""",
+)
+def closure_section_repeated(project):
+    a = _active(project)
+    if a is None:
+        return
+    st, cid = a
+    doc = _implementation_report(project, cid)
+    if doc is None:
+        return
+    secs = doc.sections_named(SECTION)
+    for sec in secs[1:]:
+        yield report(
+            sec.heading if sec.heading is not None else doc.path,
+            "Keep exactly one current Implementation-Reviewed Closure section; retain superseded conclusions "
+            "under a different heading such as `## Closure Assessment History`.",
+        )
+
+
+@rule(
+    code="SL966",
+    name="closure-ineligible-without-unmet",
+    section="Implementation-Reviewed Closure",
+    summary="INELIGIBLE closure must name its unmet requirements.",
+    beyond_checker=True,
+    explanation="""\
+**What it does.** When the closure section's `Eligibility` is `INELIGIBLE`,
+reports `Unmet Requirements`: `NONE`.
+
+**Why.** *"An ineligible conclusion names the unmet requirements, owners, and
+needed evidence or user action."* (Reviewer template) and *"If the ordinary
+implementation gate passes but closure eligibility does not, keep those
+conclusions distinct and record the unmet requirement and its owner."*
+(Implementation-Reviewed Closure). The framework's checker does not test this.
+
+**Fix safety.** No fix: only Reviewer knows what is unmet.""",
+    bad_example="""\
+`Eligibility`: `INELIGIBLE` `Unmet Requirements`: `NONE`""",
+    good_example="""\
+`Eligibility`: `INELIGIBLE` `Unmet Requirements`: `Documenter must supply guide evidence for AC-002.`""",
+)
+def closure_ineligible_without_unmet(project):
+    a = _active(project)
+    if a is None:
+        return
+    st, cid = a
+    doc = _implementation_report(project, cid)
+    if doc is None:
+        return
+    secs = doc.sections_named(SECTION)
+    if len(secs) != 1:
+        return
+    elig = _one(secs[0], "Eligibility")
+    unmet = _one(secs[0], "Unmet Requirements")
+    if elig is None or unmet is None or elig.value != "INELIGIBLE":
+        return
+    if unmet.value.strip() == "NONE":
+        yield report(
+            (unmet.path, unmet.value_span),
+            "INELIGIBLE closure must name the unmet requirements, their owners and the evidence or user action "
+            "still needed; `Unmet Requirements` is `NONE`.",
+        )
+
 
 standards_lint_rules = module_rules(globals())

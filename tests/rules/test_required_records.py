@@ -1,0 +1,142 @@
+"""Tests of rules/required_records.py (SL930-SL959)."""
+
+CID = "add-user-search-20261130T024329Z-59a270f5"
+
+
+def state(ws, mode="STANDARD", policy="FULL_DELIVERABLE", kind="FORWARD", frm="TESTING", recovery=""):
+    return f"""# S.T.A.N.D.A.R.D.S. Workflow State
+
+`WorkflowState`: `{ws}` `CycleMode`: `{mode}` `PendingCycleMode`: `UNSET`
+`PendingCycleRequest`: `UNSET` `PendingCycleBlockedOn`: `NONE`
+
+## Active Work
+
+`CompletionPolicy`: `{policy}` `Id`: `{CID}` `Request`: `Add search.` `Scope`: `NONE`
+`Architecture`: `NONE` `Development`: `NONE` `PromotionReason`: `NONE`
+`AuditTarget`: `NONE` `BlockedOn`: `NONE` `PendingVerificationCadence`: `NONE`
+
+`BaselineReconciliation`: `NONE`
+
+## Handoff
+
+`Kind`: `{kind}` `From`: `{frm}` `FailureType`: `NONE` `Reason`: `Done.`
+
+## Recovery
+
+`Active`: `{'true' if recovery else 'false'}`
+{recovery}
+## Outstanding Obligations
+
+`Active`: `false`
+"""
+
+
+def record(artifact, status, kind=None, body=""):
+    rk = f"ReviewKind: {kind}\n" if kind else ""
+    title = {"VERIFICATION": "Verification Report", "REVIEW": "Review Report", "DOCUMENTATION": "Documentation Record",
+             "SYNCHRONIZATION": "Synchronization Record", "DEVELOPMENT": "Development Plan"}[artifact]
+    return (f"<!-- STANDARDS\nArtifact: {artifact}\nCycle: {CID}\n{rk}-->\n\n# {title}\n\n"
+            f"`Cycle`: `{CID}` `Status`: `{status}`\n\n## Notes\n\n{body}\n")
+
+
+VER = f".standards/docs/verification/{CID}.md"
+IMPL = f".standards/docs/reviews/{CID}/implementation.md"
+FINAL = f".standards/docs/reviews/{CID}/final-deliverable.md"
+DOC = f".standards/docs/documentation/{CID}.md"
+SYNC = f".standards/docs/synchronization/{CID}.md"
+CLEAN_IMPL_CLOSURE = """## Implementation-Reviewed Closure
+
+`Policy`: `IMPLEMENTATION_REVIEWED` `Eligibility`: `ELIGIBLE` `User Choice`: `User asked.`
+`User Reason`: `NONE` `Assessed Inputs`: `Current scope.` `Evidence`: `Tests passed.`
+`Unmet Requirements`: `NONE` `Omitted Phases`: `DOCUMENTING, REVIEWING_FINAL, SYNCHRONIZING`
+`Omitted Guarantees`: `Normal tail omitted.`
+"""
+
+
+def of(findings, code):
+    return [f for f in findings if f.code == code]
+
+
+def test_sl930_missing_record_after_passing_state(lint_tree):
+    found = of(lint_tree({VER: record("VERIFICATION", "COMPLETE")},
+                         state=state("DOCUMENTING", frm="REVIEWING_IMPLEMENTATION")), "SL930")
+    assert [(f.path, f.line) for f in found] == [(IMPL, 1)]
+
+
+def test_sl930_silent_when_records_exist(lint_tree):
+    files = {VER: record("VERIFICATION", "COMPLETE"), IMPL: record("REVIEW", "COMPLETE", "IMPLEMENTATION")}
+    assert of(lint_tree(files, state=state("DOCUMENTING", frm="REVIEWING_IMPLEMENTATION")), "SL930") == []
+
+
+def test_sl930_silent_while_frame_owner_corrects(lint_tree):
+    frame = ("\n### Frame 1\n\n`From`: `DOCUMENTING` `Owner`: `DEVELOPING` `FailureType`: `IMPLEMENTATION`\n"
+             "`Reason`: `Bug.` `ResumeAt`: `DOCUMENTING` `RerunThrough`: `NONE`\n")
+    st = state("DOCUMENTING", kind="FAILURE", frm="DOCUMENTING", recovery=frame)
+    assert of(lint_tree({}, state=st), "SL930") == []
+
+
+def test_sl931_incomplete_record_after_forward(lint_tree):
+    found = of(lint_tree({VER: record("VERIFICATION", "IN_PROGRESS")},
+                         state=state("REVIEWING_IMPLEMENTATION", frm="TESTING")), "SL931")
+    assert [(f.path, f.line) for f in found] == [(VER, 8)]
+    assert "`IN_PROGRESS`" in found[0].message
+
+
+def test_sl931_documentation_may_stay_incomplete_after_resume(lint_tree):
+    files = {VER: record("VERIFICATION", "COMPLETE"), IMPL: record("REVIEW", "COMPLETE", "IMPLEMENTATION"),
+             DOC: record("DOCUMENTATION", "IN_PROGRESS")}
+    assert of(lint_tree(files, state=state("REVIEWING_FINAL", kind="RESUME", frm="DOCUMENTING")), "SL931") == []
+
+
+def test_sl932_resume_from_final_review(lint_tree):
+    files = {DOC: record("DOCUMENTATION", "COMPLETE"), FINAL: record("REVIEW", "BLOCKED", "FINAL_DELIVERABLE"),
+             ".standards/CONTEXT.md": "# Context\n\nok\n"}
+    st = state("DOCUMENTING", mode="DOCUMENTATION", policy="NONE", kind="RESUME", frm="REVIEWING_FINAL")
+    found = of(lint_tree(files, state=st), "SL932")
+    assert [(f.path, f.line) for f in found] == [(FINAL, 9)]
+    files[FINAL] = record("REVIEW", "COMPLETE", "FINAL_DELIVERABLE")
+    assert of(lint_tree(files, state=st), "SL932") == []
+
+
+def test_sl934_direct_return_to_signoff(lint_tree):
+    files = {VER: record("VERIFICATION", "COMPLETE"),
+             IMPL: record("REVIEW", "COMPLETE", "IMPLEMENTATION") + "\n" + CLEAN_IMPL_CLOSURE,
+             SYNC: record("SYNCHRONIZATION", "IN_PROGRESS")}
+    st = state("AWAITING_USER_SIGNOFF", policy="IMPLEMENTATION_REVIEWED", kind="RESUME", frm="SYNCHRONIZING")
+    found = of(lint_tree(files, state=st), "SL934")
+    assert [(f.path, f.line) for f in found] == [(SYNC, 8)]
+    files[SYNC] = record("SYNCHRONIZATION", "COMPLETE")
+    assert of(lint_tree(files, state=st), "SL934") == []
+
+
+def test_sl935_completion_change_needs_review(lint_tree):
+    st = state("DOCUMENTING", kind="COMPLETION_CHANGE", frm="AWAITING_USER_SIGNOFF")
+    files = {VER: record("VERIFICATION", "COMPLETE")}
+    found = of(lint_tree(files, state=st), "SL935")
+    assert [(f.path, f.line) for f in found] == [(IMPL, 1)]
+    files[IMPL] = record("REVIEW", "COMPLETE", "IMPLEMENTATION")
+    assert of(lint_tree(files, state=st), "SL935") == []
+
+
+def test_sl936_documentation_cycle_without_implementation_records(lint_tree):
+    plan = f".standards/docs/development/{CID}.md"
+    st = state("AUDITING", mode="DOCUMENTATION", policy="NONE", kind="INITIAL", frm="NONE")
+    found = of(lint_tree({plan: record("DEVELOPMENT", "IN_PROGRESS")}, state=st), "SL936")
+    assert [(f.path, f.line) for f in found] == [(plan, 1)]
+
+
+def test_sl936_silent_without_implementation_records(lint_tree):
+    st = state("AUDITING", mode="DOCUMENTATION", policy="NONE", kind="INITIAL", frm="NONE")
+    assert of(lint_tree({DOC: record("DOCUMENTATION", "IN_PROGRESS")}, state=st), "SL936") == []
+
+
+def test_sl937_documentation_context(lint_tree):
+    st = state("SCOPING", mode="DOCUMENTATION", policy="NONE", frm="AUDITING")
+    found = of(lint_tree({}, state=st), "SL937")
+    assert [(f.path, f.line) for f in found] == [(".standards/CONTEXT.md", 1)]
+    assert of(lint_tree({".standards/CONTEXT.md": "# Context\n\nFacts.\n"}, state=st), "SL937") == []
+
+
+def test_sl937_silent_in_auditing(lint_tree):
+    st_audit = state("AUDITING", mode="DOCUMENTATION", policy="NONE", kind="INITIAL", frm="NONE")
+    assert of(lint_tree({}, state=st_audit), "SL937") == []
