@@ -1,5 +1,1363 @@
-"""(being written)"""
+"""Rules on the active cycle's development plan
+(``.standards/docs/development/<cycle>.md``): plan and step status, step
+dependencies, verification cadence and increments, and the Developer
+checkpoint gate (PROTOCOL.md: Verification Cadence, Testable Increments,
+Checkpoint Handoffs, Full Verification Boundary; skills/developer/template.md).
 
-from standards_lint.rule import module_rules
+The module also holds the small model of the plan and of the workflow
+position that :mod:`standards_lint.rules.verification` and
+:mod:`standards_lint.rules.recovery_gates` share.
+"""
+
+from __future__ import annotations
+
+import re
+import weakref
+from typing import Iterator, Optional
+
+from standards_lint.ast import Container, Document, Field, Span
+from standards_lint.protocol import CYCLE_ID_RE, TERMINAL_STATES, record_path
+from standards_lint.records import provenance_of
+from standards_lint.rule import module_rules, report, rule
+
+PLAN_STATUSES = ("PROPOSED", "APPROVED", "IN_PROGRESS", "COMPLETE")
+STEP_STATUSES = ("PENDING", "IN_PROGRESS", "DONE")
+CADENCES = ("AFTER_IMPLEMENTATION", "INCREMENTAL")
+
+STEP_RE = re.compile(r"^(DEV-\d+)(?![\d])")
+INCREMENT_RE = re.compile(r"^Increment (\d+)$")
+SUSPENDED_RE = re.compile(r"^Suspended Assignment (\d+)$")
+DEV_ID_RE = re.compile(r"^DEV-\d+$")
+AC_ID_RE = re.compile(r"^AC-\d+$")
+POSITIVE_RE = re.compile(r"^[1-9]\d*$")
+REASON_INCREMENT_RE = re.compile(r"\bIncrement (\d+)\b")
+
+# States after DEVELOPING on the implementation routes.
+_AFTER_DEVELOPING = (
+    "TESTING",
+    "REVIEWING_IMPLEMENTATION",
+    "DOCUMENTING",
+    "REVIEWING_FINAL",
+    "SYNCHRONIZING",
+    "AWAITING_USER_SIGNOFF",
+)
+REVIEWER_OR_LATER = _AFTER_DEVELOPING[1:]
+
+
+# ---------------------------------------------------------------------------
+# Shared model
+# ---------------------------------------------------------------------------
+
+
+def cycle_id(project) -> Optional[str]:
+    """The active cycle's ID, when STATE.md names a well-formed one."""
+    st = project.state
+    if st is None:
+        return None
+    cid = st.aw("Id")
+    if cid and CYCLE_ID_RE.match(cid):
+        return cid
+    return None
+
+
+def cycle_record(project, artifact: str) -> Optional[Document]:
+    """The active cycle's record of *artifact* at its fixed path, when it is
+    a valid record of that artifact and cycle (otherwise others report the
+    collision and its content is not this cycle's)."""
+    cid = cycle_id(project)
+    if cid is None:
+        return None
+    rel = record_path(artifact, cid)
+    if project.kind(rel) != "file":
+        return None
+    doc = project.doc(rel)
+    if doc is None:
+        return None
+    prov = provenance_of(doc)
+    if prov is None or prov[0] != artifact or prov[1] != cid:
+        return None
+    return scan_fields(doc)
+
+
+_FIELD_PAIR_RE = re.compile(r"`[^`\n]+`:[ \t]*(?:\r?\n[ \t]*)?`[^`]*`")
+
+
+_EMBEDDED: "weakref.WeakSet[Field]" = weakref.WeakSet()
+
+
+def scan_fields(doc: Document) -> Document:
+    """Mark the field pairs of *doc* that sit inside a sentence of prose
+    (something other than fields precedes them on their line): those are
+    mentions, not fields."""
+    text = doc.text
+    last_end = 0
+    for f in sorted(doc.fields, key=lambda g: g.span.start):
+        start = max(text.rfind("\n", 0, f.span.start) + 1, last_end)
+        before = _FIELD_PAIR_RE.sub("", text[start:f.span.start])
+        if before.strip():
+            _EMBEDDED.add(f)
+        last_end = max(last_end, f.span.end)
+    return doc
+
+
+def _in_field_line(f: Field) -> bool:
+    return f not in _EMBEDDED
+
+
+def fields(container: Optional[Container], name: str) -> list[Field]:
+    """Fields *name* of *container* that stand on field lines."""
+    if container is None:
+        return []
+    return [f for f in container.all_fields(name) if _in_field_line(f)]
+
+
+def one_field(container: Optional[Container], name: str) -> Optional[Field]:
+    """The field when it occurs exactly once with a nonempty value."""
+    if container is None:
+        return None
+    found = fields(container, name)
+    if len(found) != 1 or not found[0].value.strip():
+        return None
+    return found[0]
+
+
+def value_of(container: Optional[Container], name: str) -> Optional[str]:
+    f = one_field(container, name)
+    return f.value.strip() if f is not None else None
+
+
+def block_text(doc: Document, container: Container) -> tuple[str, int]:
+    """Raw text of a ``###`` subsection (or ``##`` section) after its
+    heading line, up to the next heading of the same or a higher level;
+    returns (text, offset of the text)."""
+    head = container.heading
+    if head is None:
+        return "", 0
+    start = head.span.end
+    end = len(doc.text)
+    for h in doc.headings:
+        if h.span.start > head.span.start and h.level <= max(head.level, 3) and h.level >= 2:
+            end = h.span.start
+            break
+    return doc.text[start:end], start
+
+
+def labelled_block(doc: Document, container: Container, label: str) -> Optional[str]:
+    """The text under a ``**Label**`` line of a subsection, up to the next
+    bold label, rule or heading; None when the label is absent."""
+    text, _ = block_text(doc, container)
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        if line.strip() == f"**{label}**":
+            body = []
+            for nxt in lines[i + 1:]:
+                s = nxt.strip()
+                if re.match(r"^\*\*[^*]+\*\*$", s) or s == "---":
+                    break
+                body.append(s)
+            return "\n".join(body).strip()
+    return None
+
+
+def subsections(doc: Document) -> Iterator[Container]:
+    for s in doc.sections:
+        yield from s.subsections
+    if doc.header is not None:
+        yield from doc.header.subsections
+
+
+class Step:
+    def __init__(self, doc: Document, container: Container, sid: str):
+        self.doc = doc
+        self.container = container
+        self.id = sid
+        statuses = fields(container, "Status")
+        # The first Status of a step counts (a repeated identical field is
+        # harmless); prose mentions do not.
+        self.status_field = statuses[0] if statuses else None
+        self.status = self.status_field.value.strip() if self.status_field is not None else None
+        deps = fields(container, "Depends On")
+        self.deps_field = deps[0] if deps else None
+        self.deps: list[str] = []
+        if self.deps_field is not None:
+            v = self.deps_field.value.strip()
+            if v and v != "NONE":
+                self.deps = [d.strip() for d in v.split(",") if d.strip()]
+
+    @property
+    def done(self) -> bool:
+        return self.status == "DONE"
+
+    @property
+    def valid_status(self) -> bool:
+        return self.status in STEP_STATUSES
+
+    def self_check(self) -> Optional[str]:
+        return labelled_block(self.doc, self.container, "Self-Check")
+
+
+class Increment:
+    def __init__(self, doc: Document, container: Container, number: int):
+        self.doc = doc
+        self.container = container
+        self.number = number
+        self.steps_field = one_field(container, "Development Steps")
+        self.acceptance_field = one_field(container, "Acceptance")
+
+    @property
+    def steps(self) -> list[str]:
+        if self.steps_field is None:
+            return []
+        return [s.strip() for s in self.steps_field.value.split(",") if s.strip()]
+
+
+class Plan:
+    """The active cycle's development plan."""
+
+    def __init__(self, doc: Document):
+        self.doc = doc
+        self.path = doc.path
+        self.header = doc.header
+        self.steps: list[Step] = []
+        self.increments: list[Increment] = []
+        self.suspended: list[Container] = []
+        for sec in doc.sections:
+            for sub in sec.subsections:
+                m = STEP_RE.match(sub.title)
+                if m:
+                    self.steps.append(Step(doc, sub, m.group(1)))
+                    continue
+                m = INCREMENT_RE.match(sub.title)
+                if m and sec.title == "Verification Increments":
+                    self.increments.append(Increment(doc, sub, int(m.group(1))))
+                    continue
+                if SUSPENDED_RE.match(sub.title):
+                    self.suspended.append(sub)
+
+    @property
+    def status(self) -> Optional[str]:
+        return value_of(self.header, "Status")
+
+    @property
+    def cadence(self) -> Optional[str]:
+        return value_of(self.header, "Verification Cadence")
+
+    @property
+    def current(self) -> Optional[str]:
+        return value_of(self.header, "Current Increment")
+
+    def step(self, sid: str) -> Optional[Step]:
+        for s in self.steps:
+            if s.id == sid:
+                return s
+        return None
+
+    def increment(self, number: int) -> Optional[Increment]:
+        for inc in self.increments:
+            if inc.number == number:
+                return inc
+        return None
+
+    def closure(self, roots: list[str]) -> list[Step]:
+        """The named steps and all their dependencies, in plan order."""
+        seen: set[str] = set()
+        todo = list(roots)
+        while todo:
+            sid = todo.pop()
+            if sid in seen:
+                continue
+            s = self.step(sid)
+            if s is None:
+                continue
+            seen.add(sid)
+            todo.extend(s.deps)
+        return [s for s in self.steps if s.id in seen]
+
+
+def live_cycle(project) -> bool:
+    """The active cycle is live (not signed off or cancelled)."""
+    st = project.state
+    if st is None or st.workflow_state in TERMINAL_STATES:
+        return False
+    # An unresolved merge conflict in STATE.md or MODE.md leaves the
+    # workflow position unknown: stop here, as the protocol asks.
+    mode = project.mode_doc
+    if st.doc.conflicts or (mode is not None and mode.conflicts):
+        return False
+    return True
+
+
+def load_plan(project) -> Optional[Plan]:
+    if not live_cycle(project):
+        return None
+    doc = cycle_record(project, "DEVELOPMENT")
+    return Plan(doc) if doc is not None else None
+
+
+def header_anchor(doc: Document) -> Span:
+    if doc.title is not None:
+        return doc.title.span
+    return Span(1, 1, 1, 1, 0, 0)
+
+
+# -- the workflow position ----------------------------------------------------
+
+
+def active_frames(st) -> list[Container]:
+    if st is None or st.recovery is None:
+        return []
+    if st.value(st.recovery, "Active") != "true":
+        return []
+    return list(st.frames)
+
+
+def frame_value(frame: Container, name: str) -> Optional[str]:
+    return value_of(frame, name)
+
+
+def checkpoint_increment(st) -> Optional[int]:
+    """The increment a CHECKPOINT handoff's Reason names, when it names
+    exactly one."""
+    reason = st.ho("Reason") if st is not None else None
+    if not reason:
+        return None
+    nums = set(REASON_INCREMENT_RE.findall(reason))
+    if len(nums) != 1:
+        return None
+    return int(nums.pop())
+
+
+def valid_checkpoint(st, direction_from: str) -> Optional[int]:
+    """The increment of a well-formed CHECKPOINT handoff from
+    *direction_from* (STANDARD cycle, FailureType NONE, no active recovery,
+    a Reason naming one increment); None otherwise."""
+    if st is None:
+        return None
+    if st.ho("Kind") != "CHECKPOINT" or st.ho("From") != direction_from:
+        return None
+    if st.cycle_mode != "STANDARD" or st.ho("FailureType") != "NONE":
+        return None
+    if st.recovery is not None and st.value(st.recovery, "Active") != "false":
+        return None
+    return checkpoint_increment(st)
+
+
+def suspended_for(doc_suspended: list[Container], number: str, reason: Optional[str]) -> list[Container]:
+    """Suspended assignments associated with a frame (number and reason)."""
+    out = []
+    for c in doc_suspended:
+        if value_of(c, "Recovery Frame") == number and reason is not None and value_of(c, "Recovery Reason") == reason:
+            out.append(c)
+    return out
+
+
+def scoped_developer(st, plan: Optional[Plan]) -> bool:
+    """Recovery is active and the plan saves a suspended Developer
+    assignment for one of the active frames: Developer's work is scoped and
+    its full completion is not yet due."""
+    if plan is None:
+        return False
+    frames = active_frames(st)
+    for i, fr in enumerate(frames, 1):
+        if suspended_for(plan.suspended, str(i), frame_value(fr, "Reason")):
+            return True
+    return False
+
+
+def top_frame_in_correction(st) -> Optional[Container]:
+    """The last active recovery frame while it is still being corrected
+    (RerunThrough NONE)."""
+    frames = active_frames(st)
+    if frames and frame_value(frames[-1], "RerunThrough") == "NONE":
+        return frames[-1]
+    return None
+
+
+class Assignment:
+    """Tester's current assignment in TESTING: kind FULL, INCREMENT or
+    CORRECTION; target the increment number for INCREMENT; restored when it
+    comes from a suspended assignment on RESUME; scoped for a scoped
+    correction."""
+
+    def __init__(self, kind: str, target: Optional[str] = None, restored: bool = False, scoped: bool = False):
+        self.kind = kind
+        self.target = target
+        self.restored = restored
+        self.scoped = scoped
+
+
+def report_suspended(report_doc: Optional[Document]) -> list[Container]:
+    if report_doc is None:
+        return []
+    return [c for c in subsections(report_doc) if SUSPENDED_RE.match(c.title)]
+
+
+def tester_assignment(project, plan: Optional[Plan], report_doc: Optional[Document]) -> Optional[Assignment]:
+    st = project.state
+    if st is None or st.workflow_state != "TESTING" or st.cycle_mode != "STANDARD":
+        return None
+    frames = active_frames(st)
+    top = top_frame_in_correction(st)
+    owned = [f for f in frames if frame_value(f, "Owner") == "TESTING" and frame_value(f, "RerunThrough") == "NONE"]
+    if owned:
+        if scoped_developer(st, plan):
+            return Assignment("CORRECTION", scoped=True)
+        return Assignment("FULL")
+    if st.ho("Kind") == "FAILURE" and st.ho("From") == "TESTING" and top is None:
+        # A same-state correction resumes the partial assignment.
+        return Assignment("SAME_STATE", scoped=True)
+    if st.ho("Kind") == "RESUME":
+        k = str(len(frames) + 1)
+        saved = [c for c in report_suspended(report_doc) if value_of(c, "Recovery Frame") == k]
+        if saved:
+            last = saved[-1]
+            purpose = value_of(last, "Purpose")
+            target = value_of(last, "Target")
+            if purpose in ("FULL", "INCREMENT", "CORRECTION"):
+                return Assignment(purpose, target, restored=True)
+        return Assignment("FULL")
+    n = valid_checkpoint(st, "DEVELOPING")
+    if n is not None:
+        return Assignment("INCREMENT", f"Increment {n}")
+    return Assignment("FULL")
+
+
+def developer_completion_due(project, plan: Optional[Plan]) -> bool:
+    """The cycle is past DEVELOPING and no checkpoint or scoped recovery
+    lets the plan stay unfinished."""
+    st = project.state
+    if st is None or st.cycle_mode not in ("STANDARD", "EXPEDITED"):
+        return False
+    ws = st.workflow_state
+    if ws not in _AFTER_DEVELOPING:
+        return False
+    if st.cycle_mode == "EXPEDITED" and ws not in ("REVIEWING_IMPLEMENTATION", "AWAITING_USER_SIGNOFF"):
+        return False
+    top = top_frame_in_correction(st)
+    if ws != "TESTING" and top is not None and frame_value(top, "Owner") not in _AFTER_DEVELOPING:
+        return False
+    if scoped_developer(st, plan):
+        return False
+    if ws == "TESTING":
+        a = tester_assignment(project, plan, cycle_record(project, "VERIFICATION"))
+        return a is not None and a.kind == "FULL"
+    return True
+
+
+# ---------------------------------------------------------------------------
+# Plan header
+# ---------------------------------------------------------------------------
+
+_WHY_CADENCE = (
+    "> `Verification Cadence` and `Current Increment` are required. Initialize new plans "
+    "with `AFTER_IMPLEMENTATION` and `NONE`, respectively. Missing, invalid, repeated, or "
+    "contradictory values are defects. (PROTOCOL.md, Verification Cadence)"
+)
+
+
+@rule(
+    code="SL800",
+    name="plan-status-value",
+    section="Verification Cadence",
+    summary="The plan's `Status` must be PROPOSED, APPROVED, IN_PROGRESS or COMPLETE.",
+    explanation="""**What it does.** Checks the `Status` field in the header of the active
+cycle's development plan.
+
+**Why.** The Developer template defines exactly four plan states:
+> `PROPOSED` means implementation is blocked on user approval. `APPROVED` means the user
+> approved the current material plan. `IN_PROGRESS` means at least one approved step has
+> started [...]. `COMPLETE` means every current approved step is `DONE` [...].
+
+Step states (`DONE`, `PENDING`) or report states (`BLOCKED`) are not plan states.
+
+**Fix safety.** No fix: which state the plan is in is the Developer's judgement.""",
+    bad_example="`Status`: `DONE` `Verification Cadence`: `AFTER_IMPLEMENTATION`",
+    good_example="`Status`: `COMPLETE` `Verification Cadence`: `AFTER_IMPLEMENTATION`",
+)
+def plan_status_value(project):
+    plan = load_plan(project)
+    if plan is None:
+        return
+    f = one_field(plan.header, "Status")
+    if f is not None and f.value.strip() not in PLAN_STATUSES:
+        yield report(
+            (plan.path, f.value_span),
+            f"Plan Status `{f.value}` is not a plan state; use PROPOSED, APPROVED, IN_PROGRESS or COMPLETE.",
+        )
+
+
+@rule(
+    code="SL801",
+    name="plan-cadence-fields-once",
+    section="Verification Cadence",
+    summary="`Verification Cadence` and `Current Increment` must each occur once, nonempty, in the plan.",
+    explanation=f"""**What it does.** Reports a development plan whose header lacks, repeats or
+leaves empty `Verification Cadence` or `Current Increment`.
+
+**Why.**
+{_WHY_CADENCE}
+
+**Fix safety.** No fix: with a repeated field, which value is meant is unknown.""",
+    bad_example="`Status`: `IN_PROGRESS` `Verification Cadence`: `INCREMENTAL`",
+    good_example="`Status`: `IN_PROGRESS` `Verification Cadence`: `INCREMENTAL` `Current Increment`: `1`",
+)
+def plan_cadence_fields_once(project):
+    plan = load_plan(project)
+    if plan is None:
+        return
+    for name in ("Verification Cadence", "Current Increment"):
+        found = fields(plan.header, name)
+        if len(found) == 1 and found[0].value.strip():
+            continue
+        where = (plan.path, found[1].span) if len(found) > 1 else (
+            (plan.path, found[0].value_span) if found else (plan.path, header_anchor(plan.doc)))
+        what = "is repeated" if len(found) > 1 else ("is empty" if found else "is missing")
+        yield report(where, f"`{name}` {what}; the plan header needs it exactly once with a value.")
+
+
+@rule(
+    code="SL802",
+    name="verification-cadence-value",
+    section="Verification Cadence",
+    summary="`Verification Cadence` must be AFTER_IMPLEMENTATION or INCREMENTAL.",
+    explanation=f"""**What it does.** Checks the value of the plan's `Verification Cadence`.
+
+**Why.** Developer persists exactly one effective cadence, `AFTER_IMPLEMENTATION` (the
+default) or `INCREMENTAL`.
+{_WHY_CADENCE}
+
+**Fix safety.** No fix: the cadence is a user decision.""",
+    bad_example="`Verification Cadence`: `incremental`",
+    good_example="`Verification Cadence`: `INCREMENTAL`",
+)
+def verification_cadence_value(project):
+    plan = load_plan(project)
+    if plan is None:
+        return
+    f = one_field(plan.header, "Verification Cadence")
+    if f is not None and f.value.strip() not in CADENCES:
+        yield report(
+            (plan.path, f.value_span),
+            f"`Verification Cadence` is `{f.value}`; it must be AFTER_IMPLEMENTATION or INCREMENTAL.",
+        )
+
+
+@rule(
+    code="SL803",
+    name="current-increment-value",
+    section="Testable Increments",
+    summary="`Current Increment` must be NONE or a positive increment number.",
+    explanation="""**What it does.** Checks the value of the plan's `Current Increment`.
+
+**Why.**
+> Developer alone selects and advances `Current Increment`, a defined positive increment
+> number or `NONE`, in its plan. (PROTOCOL.md, Testable Increments)
+
+**Fix safety.** No fix.""",
+    bad_example="`Current Increment`: `none`",
+    good_example="`Current Increment`: `NONE`",
+)
+def current_increment_value(project):
+    plan = load_plan(project)
+    if plan is None:
+        return
+    f = one_field(plan.header, "Current Increment")
+    if f is None:
+        return
+    v = f.value.strip()
+    if v != "NONE" and not POSITIVE_RE.match(v):
+        yield report((plan.path, f.value_span), f"`Current Increment` is `{v}`; it must be NONE or a positive increment number.")
+
+
+@rule(
+    code="SL804",
+    name="current-increment-defined",
+    section="Testable Increments",
+    summary="A `Current Increment` other than NONE must name a `### Increment N` of the plan.",
+    explanation="""**What it does.** Reports a `Current Increment` that names no
+`### Increment N` entry under `## Verification Increments`.
+
+**Why.**
+> Developer alone selects and advances `Current Increment`, a defined positive increment
+> number or `NONE` [...] Every checkpoint requires a defined increment.
+> (PROTOCOL.md, Testable Increments)
+
+**Fix safety.** No fix.""",
+    bad_example="`Current Increment`: `3`\n\n## Verification Increments\n\n### Increment 1",
+    good_example="`Current Increment`: `1`\n\n## Verification Increments\n\n### Increment 1",
+)
+def current_increment_defined(project):
+    plan = load_plan(project)
+    if plan is None:
+        return
+    f = one_field(plan.header, "Current Increment")
+    if f is None:
+        return
+    v = f.value.strip()
+    if v == "NONE":
+        return
+    if POSITIVE_RE.match(v) and plan.increment(int(v)) is not None:
+        return
+    yield report(
+        (plan.path, f.value_span),
+        f"`Current Increment` {v} has no `### Increment {v}` entry under Verification Increments.",
+    )
+
+
+@rule(
+    code="SL805",
+    name="after-implementation-current-increment",
+    section="Testable Increments",
+    summary="With AFTER_IMPLEMENTATION cadence, `Current Increment` must be NONE.",
+    explanation="""**What it does.** Reports a plan with `Verification Cadence:
+AFTER_IMPLEMENTATION` whose `Current Increment` is not `NONE`.
+
+**Why.**
+> `NONE` is valid before scheduling, after switching to `AFTER_IMPLEMENTATION`, or at full
+> completion. (PROTOCOL.md, Testable Increments)
+
+Contradictory cadence values are defects (Verification Cadence).
+
+**Fix safety.** Safe fix: set `Current Increment` to `NONE`; the cadence decides.""",
+    fix="safe",
+    bad_example="`Verification Cadence`: `AFTER_IMPLEMENTATION` `Current Increment`: `2`",
+    good_example="`Verification Cadence`: `AFTER_IMPLEMENTATION` `Current Increment`: `NONE`",
+)
+def after_implementation_current_increment(project):
+    from standards_lint.rule import replace
+
+    plan = load_plan(project)
+    if plan is None or plan.cadence != "AFTER_IMPLEMENTATION":
+        return
+    f = one_field(plan.header, "Current Increment")
+    if f is None or f.value.strip() == "NONE":
+        return
+    yield report(
+        (plan.path, f.value_span),
+        f"The cadence is AFTER_IMPLEMENTATION, so `Current Increment` must be `NONE`, not `{f.value}`.",
+        fix=replace(plan.path, f.value_span, "NONE", description="Set Current Increment to NONE"),
+    )
+
+
+@rule(
+    code="SL806",
+    name="complete-plan-current-increment",
+    section="Full Verification Boundary",
+    summary="A COMPLETE plan must have `Current Increment: NONE`.",
+    explanation="""**What it does.** Reports a plan with `Status: COMPLETE` whose
+`Current Increment` is not `NONE`.
+
+**Why.**
+> For normal completion, when all current approved steps are `DONE` [...], mark the plan
+> `COMPLETE`, set `Current Increment: NONE`, and hand off to full Tester verification.
+> (PROTOCOL.md, Full Verification Boundary)
+
+**Fix safety.** Safe fix: set `Current Increment` to `NONE`.""",
+    fix="safe",
+    bad_example="`Status`: `COMPLETE` `Verification Cadence`: `INCREMENTAL` `Current Increment`: `2`",
+    good_example="`Status`: `COMPLETE` `Verification Cadence`: `INCREMENTAL` `Current Increment`: `NONE`",
+)
+def complete_plan_current_increment(project):
+    from standards_lint.rule import replace
+
+    plan = load_plan(project)
+    if plan is None or plan.status != "COMPLETE":
+        return
+    f = one_field(plan.header, "Current Increment")
+    if f is None or f.value.strip() == "NONE":
+        return
+    yield report(
+        (plan.path, f.value_span),
+        f"The plan is COMPLETE, so `Current Increment` must be `NONE`, not `{f.value}`.",
+        fix=replace(plan.path, f.value_span, "NONE", description="Set Current Increment to NONE"),
+    )
+
+
+@rule(
+    code="SL807",
+    name="expedited-cadence",
+    section="Verification Cadence",
+    summary="An EXPEDITED cycle's plan must use AFTER_IMPLEMENTATION cadence.",
+    explanation="""**What it does.** Reports the plan of an `EXPEDITED` cycle whose
+`Verification Cadence` is not (exactly once) `AFTER_IMPLEMENTATION`.
+
+**Why.**
+> `EXPEDITED` supports only `AFTER_IMPLEMENTATION`. (PROTOCOL.md, Verification Cadence)
+
+**Fix safety.** No fix: an incremental request needs promotion to STANDARD first
+(user-decisions.md, Switch verification cadence).""",
+    bad_example="`CycleMode`: `EXPEDITED` ... plan: `Verification Cadence`: `INCREMENTAL`",
+    good_example="`CycleMode`: `EXPEDITED` ... plan: `Verification Cadence`: `AFTER_IMPLEMENTATION`",
+)
+def expedited_cadence(project):
+    plan = load_plan(project)
+    st = project.state
+    if plan is None or st is None or st.cycle_mode != "EXPEDITED":
+        return
+    if plan.cadence == "AFTER_IMPLEMENTATION":
+        return
+    found = fields(plan.header, "Verification Cadence")
+    where = (plan.path, found[0].value_span) if found else (plan.path, header_anchor(plan.doc))
+    yield report(where, "This is an EXPEDITED cycle, which supports only `Verification Cadence`: `AFTER_IMPLEMENTATION`.")
+
+
+# ---------------------------------------------------------------------------
+# Build steps
+# ---------------------------------------------------------------------------
+
+
+@rule(
+    code="SL810",
+    name="step-status-value",
+    section="Testable Increments",
+    summary="Each `DEV-NNN` step needs one `Status`: PENDING, IN_PROGRESS or DONE.",
+    explanation="""**What it does.** Checks the `Status` field of every `### DEV-NNN` step of
+the active plan: present once, and one of `PENDING`, `IN_PROGRESS`, `DONE`.
+
+**Why.** The Developer template gives each step
+`` `Status`: `PENDING | IN_PROGRESS | DONE` ``; the checkpoint and completion gates
+(Checkpoint Handoffs, Full Verification Boundary) are defined on steps being `DONE`.
+
+**Fix safety.** No fix.""",
+    bad_example="### DEV-002 — Search box\n\n`Status`: `WAITING` `Depends On`: `DEV-001`",
+    good_example="### DEV-002 — Search box\n\n`Status`: `PENDING` `Depends On`: `DEV-001`",
+)
+def step_status_value(project):
+    plan = load_plan(project)
+    if plan is None:
+        return
+    for s in plan.steps:
+        if s.valid_status:
+            continue
+        found = fields(s.container, "Status")
+        if found:
+            msg = f"{s.id} has Status `{found[0].value}`; a step's Status must be PENDING, IN_PROGRESS or DONE."
+            where = (plan.path, found[0].value_span)
+        else:
+            msg = f"{s.id} has no `Status` field; give it one: PENDING, IN_PROGRESS or DONE."
+            where = s.container.heading
+        yield report(where, msg)
+
+
+@rule(
+    code="SL811",
+    name="step-self-dependency",
+    section="Testable Increments",
+    summary="A step must not depend on itself.",
+    explanation="""**What it does.** Reports a `DEV-NNN` step whose `Depends On` names the
+step itself.
+
+**Why.** The Developer template: "Keep dependencies acyclic and explicit when order
+matters." A step that waits for itself can never become ready, and the checkpoint gate
+("all implementation steps and dependencies needed for that outcome are `DONE`",
+Checkpoint Handoffs) cannot be judged.
+
+**Fix safety.** No fix.""",
+    bad_example="### DEV-002 — Search box\n\n`Status`: `PENDING` `Depends On`: `DEV-001, DEV-002`",
+    good_example="### DEV-002 — Search box\n\n`Status`: `PENDING` `Depends On`: `DEV-001`",
+)
+def step_self_dependency(project):
+    plan = load_plan(project)
+    if plan is None:
+        return
+    for s in plan.steps:
+        if s.id in s.deps:
+            yield report((plan.path, s.deps_field.value_span), f"{s.id} lists itself in `Depends On`.")
+
+
+@rule(
+    code="SL812",
+    name="step-unknown-dependency",
+    section="Testable Increments",
+    summary="A step's `Depends On` must name steps of the same plan.",
+    explanation="""**What it does.** Reports a `Depends On` entry that is not a `DEV-NNN`
+step of the active plan.
+
+**Why.** The Developer template: "Keep dependencies acyclic and explicit when order
+matters." A dependency on a step that does not exist is not explicit, and the checkpoint
+gate needs "all implementation steps and dependencies needed for that outcome" to be
+`DONE` (Checkpoint Handoffs).
+
+**Fix safety.** No fix.""",
+    bad_example="### DEV-002 — Search box\n\n`Status`: `PENDING` `Depends On`: `DEV-008`",
+    good_example="### DEV-002 — Search box\n\n`Status`: `PENDING` `Depends On`: `DEV-001`",
+)
+def step_unknown_dependency(project):
+    plan = load_plan(project)
+    if plan is None:
+        return
+    ids = {s.id for s in plan.steps}
+    for s in plan.steps:
+        for d in s.deps:
+            if d != s.id and d not in ids:
+                yield report((plan.path, s.deps_field.value_span), f"{s.id} depends on {d}, which is not a step of this plan.")
+
+
+def _cycles(plan: Plan) -> list[list[str]]:
+    """One dependency loop per group of steps that depend on each other
+    (strongly connected component of two or more steps): the shortest loop
+    through the group's earliest step in plan order, as a path."""
+    order = {s.id: i for i, s in enumerate(plan.steps)}
+    graph = {s.id: [d for d in s.deps if d in order and d != s.id] for s in plan.steps}
+    # Reachability by BFS is enough for the small graphs of a plan, and
+    # bounded: O(steps * edges).
+    def reach(src: str) -> set[str]:
+        seen = {src}
+        todo = [src]
+        while todo:
+            for nxt in graph.get(todo.pop(), ()):
+                if nxt not in seen:
+                    seen.add(nxt)
+                    todo.append(nxt)
+        return seen
+
+    reaches = {sid: reach(sid) for sid in graph}
+    done: set[str] = set()
+    loops: list[list[str]] = []
+    for s in plan.steps:
+        if s.id in done:
+            continue
+        group = {t for t in reaches[s.id] if s.id in reaches[t]}
+        if len(group) < 2:
+            continue
+        done |= group
+        # Shortest path from s back to s inside the group.
+        prev: dict[str, str] = {}
+        queue = [s.id]
+        found_last = None
+        while queue and found_last is None:
+            nxt_queue = []
+            for node in queue:
+                for nxt in graph[node]:
+                    if nxt not in group:
+                        continue
+                    if nxt == s.id:
+                        found_last = node
+                        break
+                    if nxt not in prev:
+                        prev[nxt] = node
+                        nxt_queue.append(nxt)
+                if found_last is not None:
+                    break
+            queue = nxt_queue
+        if found_last is None:
+            continue
+        path = [found_last]
+        while path[-1] != s.id:
+            path.append(prev[path[-1]])
+        path.reverse()
+        loops.append(path + [s.id])
+    return loops
+
+
+@rule(
+    code="SL813",
+    name="step-dependency-loop",
+    section="Testable Increments",
+    summary="Step dependencies must not form a loop.",
+    explanation="""**What it does.** Reports steps of the active plan that depend on each other
+in a loop (DEV-001 -> DEV-002 -> DEV-001).
+
+**Why.** The Developer template: "Keep dependencies acyclic and explicit when order
+matters." Steps in a loop can never all become ready.
+
+**Fix safety.** No fix.""",
+    bad_example="### DEV-001\n\n`Status`: `PENDING` `Depends On`: `DEV-002`\n\n### DEV-002\n\n`Status`: `PENDING` `Depends On`: `DEV-001`",
+    good_example="### DEV-001\n\n`Status`: `PENDING` `Depends On`: `NONE`\n\n### DEV-002\n\n`Status`: `PENDING` `Depends On`: `DEV-001`",
+)
+def step_dependency_loop(project):
+    plan = load_plan(project)
+    if plan is None:
+        return
+    for loop in _cycles(plan):
+        first = plan.step(loop[0])
+        where = (plan.path, first.deps_field.value_span) if first.deps_field is not None else first.container.heading
+        yield report(where, "Steps depend on each other in a loop: " + " -> ".join(loop) + ".")
+
+
+@rule(
+    code="SL814",
+    name="complete-plan-unfinished-step",
+    section="Full Verification Boundary",
+    summary="A COMPLETE plan must have every step DONE.",
+    explanation="""**What it does.** Reports each step that is not `DONE` in a plan whose
+`Status` is `COMPLETE`.
+
+**Why.** The Developer template: "`COMPLETE` means every current approved step is `DONE`
+and Developer's completion gate otherwise passes." (See also Full Verification Boundary.)
+
+**Fix safety.** No fix: either finish the step or reopen the plan.""",
+    bad_example="`Status`: `COMPLETE` ...\n\n### DEV-002\n\n`Status`: `PENDING` `Depends On`: `DEV-001`",
+    good_example="`Status`: `COMPLETE` ...\n\n### DEV-002\n\n`Status`: `DONE` `Depends On`: `DEV-001`",
+)
+def complete_plan_unfinished_step(project):
+    plan = load_plan(project)
+    if plan is None or plan.status != "COMPLETE":
+        return
+    for s in plan.steps:
+        if not s.done:
+            where = (plan.path, s.status_field.value_span) if s.status_field is not None else s.container.heading
+            yield report(where, f"The plan is COMPLETE but {s.id} is not DONE.")
+
+
+@rule(
+    code="SL815",
+    name="done-step-removed",
+    section="Testable Increments",
+    summary="A step that was DONE in the last commit must not disappear from the plan.",
+    explanation="""**What it does.** Inside a git repository, compares the active plan with its
+version at HEAD and reports any `DEV-NNN` step that was `DONE` there and is gone now.
+
+**Why.** The Developer template: "Preserve `DEV-NNN` identifiers for the active cycle; do
+not renumber completed steps when revising the plan." and "When recovery or rework
+invalidates the expected outcome of a completed step, reopen only the affected step to
+`PENDING` or `IN_PROGRESS` rather than renumbering it."
+
+**Fix safety.** No fix: restore the step from history (reopened if needed).""",
+    bad_example="HEAD: ### DEV-001 (`DONE`)  now: the plan starts at ### DEV-003",
+    good_example="HEAD: ### DEV-001 (`DONE`)  now: ### DEV-001 (`IN_PROGRESS`, reopened)",
+)
+def done_step_removed(project):
+    from standards_lint.parser import parse_markdown
+
+    plan = load_plan(project)
+    if plan is None or project.head is None:
+        return
+    old_text = project.head.read(plan.path)
+    if old_text is None:
+        return
+    old = Plan(scan_fields(parse_markdown(old_text.lstrip("\ufeff"), plan.path)))
+    now = {s.id for s in plan.steps}
+    for s in old.steps:
+        if s.done and s.id not in now:
+            where = None
+            for sec in plan.doc.sections:
+                if sec.title == "Build Steps":
+                    where = sec.heading
+            yield report(
+                where or (plan.path, header_anchor(plan.doc)),
+                f"{s.id} was DONE in the last commit but is missing now; completed steps are never removed or renumbered.",
+            )
+
+
+@rule(
+    code="SL816",
+    name="plan-complete-after-developing",
+    section="Full Verification Boundary",
+    summary="Once the cycle has passed DEVELOPING (outside checkpoints and scoped recovery) the plan must be COMPLETE.",
+    explanation="""**What it does.** When the workflow is past `DEVELOPING` — full
+verification in `TESTING`, a Reviewer state or later — reports a development plan whose
+`Status` is not `COMPLETE`. An incremental checkpoint (`CHECKPOINT` from `DEVELOPING`)
+and a scoped recovery whose plan saves the suspended Developer assignment are exempt.
+
+**Why.**
+> For normal completion, when all current approved steps are `DONE` and every other
+> Developer completion-gate condition passes, mark the plan `COMPLETE`, set
+> `Current Increment: NONE`, and hand off to full Tester verification.
+> [...] Before either a `FORWARD` or recovery `RESUME` enters a Reviewer state, the full
+> applicable Developer and Tester gates must hold for the current implementation.
+> (PROTOCOL.md, Full Verification Boundary)
+
+**Fix safety.** No fix.""",
+    bad_example="`WorkflowState`: `REVIEWING_IMPLEMENTATION` ... plan: `Status`: `IN_PROGRESS`",
+    good_example="`WorkflowState`: `REVIEWING_IMPLEMENTATION` ... plan: `Status`: `COMPLETE`",
+)
+def plan_complete_after_developing(project):
+    plan = load_plan(project)
+    if plan is None:
+        return
+    f = one_field(plan.header, "Status")
+    if f is None or f.value.strip() == "COMPLETE" or f.value.strip() not in PLAN_STATUSES:
+        return
+    if not developer_completion_due(project, plan):
+        return
+    yield report(
+        (plan.path, f.value_span),
+        f"The cycle has passed DEVELOPING, so the plan must be COMPLETE; its Status is `{f.value}`.",
+    )
+
+
+# ---------------------------------------------------------------------------
+# Verification increments
+# ---------------------------------------------------------------------------
+
+
+@rule(
+    code="SL820",
+    name="increment-numbering",
+    section="Testable Increments",
+    summary="`### Increment N` entries must be numbered 1, 2, 3, ... in order.",
+    explanation="""**What it does.** Reports an `### Increment N` entry whose number is not
+its position under `## Verification Increments`.
+
+**Why.**
+> The existing development plan holds ordered `### Increment N` entries, starting at 1
+> [...] Preserve existing numbers; append new entries rather than renumbering assessed
+> increments. (PROTOCOL.md, Testable Increments)
+
+**Fix safety.** No fix: renumbering assessed increments is itself forbidden.""",
+    bad_example="### Increment 1\n...\n### Increment 3",
+    good_example="### Increment 1\n...\n### Increment 2",
+)
+def increment_numbering(project):
+    plan = load_plan(project)
+    if plan is None:
+        return
+    for pos, inc in enumerate(plan.increments, 1):
+        if inc.number != pos:
+            yield report(
+                inc.container.heading,
+                f"Increment {inc.number} is entry {pos}; increments must be numbered 1, 2, 3, ... in order.",
+            )
+
+
+@rule(
+    code="SL821",
+    name="increment-duplicate",
+    section="Testable Increments",
+    summary="An increment number must be defined once.",
+    explanation="""**What it does.** Reports a second `### Increment N` entry with a number
+already used.
+
+**Why.** Increment numbers are "plan-local scheduling references" that checkpoints and
+assessments name (`Assessment Target: Increment N`); a repeated number makes them
+ambiguous. (PROTOCOL.md, Testable Increments)
+
+**Fix safety.** No fix.""",
+    bad_example="### Increment 1\n...\n### Increment 1",
+    good_example="### Increment 1\n...\n### Increment 2",
+)
+def increment_duplicate(project):
+    plan = load_plan(project)
+    if plan is None:
+        return
+    seen: set[int] = set()
+    for inc in plan.increments:
+        if inc.number in seen:
+            yield report(inc.container.heading, f"Increment {inc.number} is defined more than once.")
+        seen.add(inc.number)
+
+
+@rule(
+    code="SL822",
+    name="increment-fields-once",
+    section="Testable Increments",
+    summary="Each increment needs `Development Steps` and `Acceptance` exactly once.",
+    explanation="""**What it does.** Reports an `### Increment N` entry lacking, repeating or
+leaving empty `Development Steps` or `Acceptance`.
+
+**Why.**
+> The existing development plan holds ordered `### Increment N` entries, starting at 1,
+> with their `Development Steps`, `Acceptance`, and concrete `Ready Outcome`.
+> (PROTOCOL.md, Testable Increments)
+
+**Fix safety.** No fix.""",
+    bad_example="### Increment 1\n\n`Acceptance`: `AC-001`",
+    good_example="### Increment 1\n\n`Development Steps`: `DEV-001` `Acceptance`: `AC-001`",
+)
+def increment_fields_once(project):
+    plan = load_plan(project)
+    if plan is None:
+        return
+    for inc in plan.increments:
+        for name in ("Development Steps", "Acceptance"):
+            found = fields(inc.container, name)
+            if len(found) == 1 and found[0].value.strip():
+                continue
+            where = (plan.path, found[1].span) if len(found) > 1 else inc.container.heading
+            yield report(where, f"Increment {inc.number} needs `{name}` exactly once with a value.")
+
+
+@rule(
+    code="SL823",
+    name="increment-steps-format",
+    section="Testable Increments",
+    summary="An increment's `Development Steps` must list DEV-NNN IDs separated by commas.",
+    explanation="""**What it does.** Checks that an increment's `Development Steps` is a
+comma-separated list of `DEV-NNN` identifiers (and reports it when the field is unusable).
+
+**Why.** Increments name "their `Development Steps`" so that the checkpoint gate can
+require "all implementation steps and dependencies needed for that outcome" to be `DONE`.
+(PROTOCOL.md, Testable Increments; Checkpoint Handoffs)
+
+**Fix safety.** No fix.""",
+    bad_example="`Development Steps`: `the endpoint`",
+    good_example="`Development Steps`: `DEV-001, DEV-002`",
+)
+def increment_steps_format(project):
+    plan = load_plan(project)
+    if plan is None:
+        return
+    for inc in plan.increments:
+        ids = inc.steps
+        if ids and all(DEV_ID_RE.match(i) for i in ids):
+            continue
+        where = (plan.path, inc.steps_field.value_span) if inc.steps_field is not None else inc.container.heading
+        yield report(where, f"Increment {inc.number}: `Development Steps` must name one or more DEV-NNN identifiers separated by commas.")
+
+
+@rule(
+    code="SL824",
+    name="increment-acceptance-format",
+    section="Testable Increments",
+    summary="An increment's `Acceptance` must list AC-NNN IDs separated by commas.",
+    explanation="""**What it does.** Checks that an increment's `Acceptance` is a
+comma-separated list of `AC-NNN` identifiers (and reports it when the field is unusable).
+
+**Why.** An increment is "usually one AC or a small group of dependent ACs"; increment
+references name acceptance conditions "without redefining them". (PROTOCOL.md, Testable
+Increments)
+
+**Fix safety.** No fix.""",
+    bad_example="`Acceptance`: `search works`",
+    good_example="`Acceptance`: `AC-001, AC-004`",
+)
+def increment_acceptance_format(project):
+    plan = load_plan(project)
+    if plan is None:
+        return
+    for inc in plan.increments:
+        f = inc.acceptance_field
+        ids = [s.strip() for s in f.value.split(",") if s.strip()] if f is not None else []
+        if ids and all(AC_ID_RE.match(i) for i in ids):
+            continue
+        where = (plan.path, f.value_span) if f is not None else inc.container.heading
+        yield report(where, f"Increment {inc.number}: `Acceptance` must name one or more AC-NNN identifiers separated by commas.")
+
+
+@rule(
+    code="SL825",
+    name="increment-ready-outcome",
+    section="Testable Increments",
+    summary="Each increment needs a nonempty **Ready Outcome**.",
+    explanation="""**What it does.** Reports an `### Increment N` entry without a
+`**Ready Outcome**` paragraph, or with an empty one.
+
+**Why.** Increments carry "their `Development Steps`, `Acceptance`, and concrete
+`Ready Outcome`" — the observable outcome Tester assesses. (PROTOCOL.md, Testable
+Increments)
+
+**Fix safety.** No fix.""",
+    bad_example="### Increment 1\n\n`Development Steps`: `DEV-001` `Acceptance`: `AC-001`",
+    good_example="### Increment 1\n\n`Development Steps`: `DEV-001` `Acceptance`: `AC-001`\n\n**Ready Outcome**\n\nSearch endpoint returns matches.",
+)
+def increment_ready_outcome(project):
+    plan = load_plan(project)
+    if plan is None:
+        return
+    for inc in plan.increments:
+        body = labelled_block(plan.doc, inc.container, "Ready Outcome")
+        if not body:
+            yield report(inc.container.heading, f"Increment {inc.number} needs a nonempty **Ready Outcome**.")
+
+
+@rule(
+    code="SL826",
+    name="increment-unknown-step",
+    section="Testable Increments",
+    summary="An increment's `Development Steps` must name steps of the plan.",
+    explanation="""**What it does.** Reports a `DEV-NNN` in an increment's `Development
+Steps` that is not a step of the plan.
+
+**Why.** An increment "may require several `DEV-NNN` steps"; the checkpoint gate needs
+them and their dependencies `DONE` (PROTOCOL.md, Testable Increments; Checkpoint
+Handoffs). A step that does not exist cannot be.
+
+**Fix safety.** No fix.""",
+    bad_example="`Development Steps`: `DEV-009`",
+    good_example="`Development Steps`: `DEV-001`",
+)
+def increment_unknown_step(project):
+    plan = load_plan(project)
+    if plan is None:
+        return
+    ids = {s.id for s in plan.steps}
+    for inc in plan.increments:
+        for sid in inc.steps:
+            if DEV_ID_RE.match(sid) and sid not in ids:
+                yield report((plan.path, inc.steps_field.value_span), f"Increment {inc.number} names {sid}, which is not a step of this plan.")
+
+
+# ---------------------------------------------------------------------------
+# Developer checkpoint gate (TESTING after CHECKPOINT from DEVELOPING)
+# ---------------------------------------------------------------------------
+
+
+def developer_checkpoint(project) -> Optional[int]:
+    """The increment Developer handed to Tester by CHECKPOINT, when the
+    workflow is in TESTING after such a handoff."""
+    st = project.state
+    if st is None or st.workflow_state != "TESTING":
+        return None
+    return valid_checkpoint(st, "DEVELOPING")
+
+
+@rule(
+    code="SL830",
+    name="checkpoint-approved-plan",
+    section="Checkpoint Handoffs",
+    summary="A Developer checkpoint needs an approved plan with `User Style Locked: true`.",
+    explanation="""**What it does.** After a `CHECKPOINT` from `DEVELOPING`, reports a plan
+that is still `PROPOSED` (or has another non-approved status) or whose
+`User Style Locked` is not `true`.
+
+**Why.**
+> Before Developer hands off an increment: the plan has explicit approval under the
+> normal approval rules [...] (PROTOCOL.md, Checkpoint Handoffs)
+
+and the Developer template: "First approval covers the selection, including `NONE`, and
+sets `User Style Locked: true` for the rest of the cycle."
+
+**Fix safety.** No fix.""",
+    bad_example="`User Style Locked`: `true` `Status`: `PROPOSED` (in TESTING after CHECKPOINT)",
+    good_example="`User Style Locked`: `true` `Status`: `IN_PROGRESS` (in TESTING after CHECKPOINT)",
+)
+def checkpoint_approved_plan(project):
+    if developer_checkpoint(project) is None:
+        return
+    plan = load_plan(project)
+    if plan is None:
+        return
+    status = plan.status
+    locked = value_of(plan.header, "User Style Locked")
+    if status in ("APPROVED", "IN_PROGRESS", "COMPLETE") and locked == "true":
+        return
+    f = one_field(plan.header, "Status")
+    where = (plan.path, f.value_span) if f is not None else (plan.path, header_anchor(plan.doc))
+    yield report(where, "A checkpoint needs an approved plan (APPROVED, IN_PROGRESS or COMPLETE) with `User Style Locked`: `true`.")
+
+
+@rule(
+    code="SL831",
+    name="checkpoint-current-increment",
+    section="Checkpoint Handoffs",
+    summary="A Developer checkpoint needs INCREMENTAL cadence and `Current Increment` naming the handed-off increment.",
+    explanation="""**What it does.** After a `CHECKPOINT` from `DEVELOPING` naming
+`Increment N` in `Handoff.Reason`, reports a plan whose cadence is not `INCREMENTAL` or
+whose `Current Increment` is not `N`.
+
+**Why.**
+> With effective cadence `INCREMENTAL` and no active recovery, `CHECKPOINT` permits only
+> `DEVELOPING -> TESTING` and `TESTING -> DEVELOPING`. [...] Before Developer hands off an
+> increment: [...] `Current Increment` names a defined, testable outcome
+> (PROTOCOL.md, Checkpoint Handoffs)
+
+**Fix safety.** No fix.""",
+    bad_example="`Reason`: `Increment 1 ready.` ... plan: `Current Increment`: `9`",
+    good_example="`Reason`: `Increment 1 ready.` ... plan: `Current Increment`: `1`",
+)
+def checkpoint_current_increment(project):
+    n = developer_checkpoint(project)
+    if n is None:
+        return
+    plan = load_plan(project)
+    if plan is not None and plan.cadence == "INCREMENTAL" and plan.current == str(n):
+        return
+    path = record_path("DEVELOPMENT", cycle_id(project))
+    if plan is not None:
+        f = one_field(plan.header, "Current Increment") or one_field(plan.header, "Verification Cadence")
+        where = (path, f.value_span) if f is not None else (path, header_anchor(plan.doc))
+    elif project.kind(path) == "file":
+        where = path
+    else:
+        return
+    yield report(where, f"The checkpoint hands off Increment {n}, so the plan needs `Verification Cadence`: `INCREMENTAL` and `Current Increment`: `{n}`.")
+
+
+@rule(
+    code="SL832",
+    name="checkpoint-increment-defined",
+    section="Checkpoint Handoffs",
+    summary="The increment a Developer checkpoint hands off must be defined in the plan.",
+    explanation="""**What it does.** After a `CHECKPOINT` from `DEVELOPING` naming
+`Increment N`, reports a plan with no `### Increment N` entry.
+
+**Why.**
+> Every checkpoint requires a defined increment. (PROTOCOL.md, Testable Increments)
+
+**Fix safety.** No fix.""",
+    bad_example="`Reason`: `Increment 2 ready.` ... plan defines only ### Increment 1",
+    good_example="`Reason`: `Increment 2 ready.` ... plan defines ### Increment 1 and ### Increment 2",
+)
+def checkpoint_increment_defined(project):
+    n = developer_checkpoint(project)
+    if n is None:
+        return
+    plan = load_plan(project)
+    if plan is not None and plan.increment(n) is not None:
+        return
+    path = record_path("DEVELOPMENT", cycle_id(project))
+    if plan is None and project.kind(path) != "file":
+        return
+    yield report(path if plan is None else (path, header_anchor(plan.doc)), f"The checkpoint hands off Increment {n}, which has no definition in the development plan.")
+
+
+@rule(
+    code="SL833",
+    name="checkpoint-steps-done",
+    section="Checkpoint Handoffs",
+    summary="A checkpoint's increment steps and their dependencies must be DONE.",
+    explanation="""**What it does.** After a `CHECKPOINT` from `DEVELOPING` naming
+`Increment N`, reports each step of that increment's `Development Steps`, or of their
+dependencies, that is not `DONE`.
+
+**Why.**
+> Before Developer hands off an increment: [...] `Current Increment` names a defined,
+> testable outcome; all implementation steps and dependencies needed for that outcome are
+> `DONE` (PROTOCOL.md, Checkpoint Handoffs)
+
+**Fix safety.** No fix.""",
+    bad_example="### Increment 1 — `Development Steps`: `DEV-001`; DEV-001 `Status`: `PENDING`",
+    good_example="### Increment 1 — `Development Steps`: `DEV-001`; DEV-001 `Status`: `DONE`",
+)
+def checkpoint_steps_done(project):
+    n = developer_checkpoint(project)
+    if n is None:
+        return
+    plan = load_plan(project)
+    if plan is None:
+        return
+    inc = plan.increment(n)
+    if inc is None:
+        return
+    for s in plan.closure(inc.steps):
+        if not s.done:
+            where = (plan.path, s.status_field.value_span) if s.status_field is not None else s.container.heading
+            yield report(where, f"Checkpoint Increment {n} needs {s.id} and its dependencies DONE; {s.id} is not.")
+
+
+@rule(
+    code="SL834",
+    name="checkpoint-self-check",
+    section="Checkpoint Handoffs",
+    summary="Steps behind a checkpoint need persisted **Self-Check** evidence.",
+    explanation="""**What it does.** After a `CHECKPOINT` from `DEVELOPING` naming
+`Increment N`, reports each step of the increment (and its dependencies) that has no
+nonempty `**Self-Check**` paragraph.
+
+**Why.**
+> relevant self-checks are satisfactory and the assessed implementation content and
+> readiness claim are saved (PROTOCOL.md, Checkpoint Handoffs)
+
+and "Persist claims and actual evidence in the owning records before changing state".
+
+**Fix safety.** No fix.""",
+    bad_example="### DEV-001 — Search endpoint\n\n`Status`: `DONE` `Depends On`: `NONE`",
+    good_example="### DEV-001 — Search endpoint\n\n`Status`: `DONE` `Depends On`: `NONE`\n\n**Self-Check**\n\n`npm test` in the root; exit 0.",
+)
+def checkpoint_self_check(project):
+    n = developer_checkpoint(project)
+    if n is None:
+        return
+    plan = load_plan(project)
+    if plan is None:
+        return
+    inc = plan.increment(n)
+    if inc is None:
+        return
+    for s in plan.closure(inc.steps):
+        if not s.self_check():
+            yield report(s.container.heading, f"{s.id} needs persisted **Self-Check** evidence before a checkpoint.")
+
 
 standards_lint_rules = module_rules(globals())

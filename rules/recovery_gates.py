@@ -1,5 +1,309 @@
-"""(being written)"""
+"""Rules of the Implementation and Verification Recovery Gates
+(PROTOCOL.md): `### Suspended Assignment N` entries in the development plan
+and the verification report, the saved assignment a scoped recovery needs,
+and what a resumed or scoped Tester assignment requires of the report.
+"""
 
-from standards_lint.rule import module_rules
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+from standards_lint.ast import Container, Document
+from standards_lint.rule import module_rules, report, rule
+from standards_lint.rules.development_plan import (
+    POSITIVE_RE,
+    SUSPENDED_RE,
+    active_frames,
+    fields,
+    frame_value,
+    header_anchor,
+    load_plan,
+    one_field,
+    report_suspended,
+    scoped_developer,
+    suspended_for,
+    tester_assignment,
+    value_of,
+)
+from standards_lint.rules.verification import load_report
+
+SUSPENDED_FIELDS = ("Recovery Frame", "Recovery Reason", "Purpose", "Target", "Assessed Inputs", "Next Action")
+_INCREMENT_TARGET_RE = re.compile(r"^Increment [1-9]\d*$")
+
+_WHY = """> In Developer's `Plan Notes` or Tester's `Resume or Handoff`, use a
+> `### Suspended Assignment N` entry with these required fields: `Recovery Frame`,
+> `Recovery Reason`, `Purpose`, `Target`, `Assessed Inputs`, `Next Action` [...]
+> Select one concrete value for each field. (PROTOCOL.md, Implementation and
+> Verification Recovery Gates)"""
+
+
+def _entries(project) -> list[tuple[Document, Container]]:
+    out = []
+    plan = load_plan(project)
+    if plan is not None:
+        out.extend((plan.doc, c) for c in plan.suspended)
+    rep = load_report(project)
+    if rep is not None:
+        out.extend((rep, c) for c in report_suspended(rep))
+    return out
+
+
+@rule(
+    code="SL880",
+    name="suspended-assignment-fields",
+    section="Implementation and Verification Recovery Gates",
+    summary="Each `### Suspended Assignment N` needs every required field exactly once, nonempty.",
+    explanation=f"""**What it does.** Reports a suspended-assignment entry in the development
+plan or the verification report that lacks, repeats or leaves empty one of
+`Recovery Frame`, `Recovery Reason`, `Purpose`, `Target`, `Assessed Inputs`,
+`Next Action`.
+
+**Why.**
+{_WHY}
+
+**Fix safety.** No fix.""",
+    bad_example="### Suspended Assignment 1\n\n`Recovery Frame`: `1` `Purpose`: `DEVELOPMENT` `Target`: `NONE`",
+    good_example="### Suspended Assignment 1\n\n`Recovery Frame`: `1` `Recovery Reason`: `A defect.`\n`Purpose`: `DEVELOPMENT` `Target`: `NONE`\n`Assessed Inputs`: `endpoint content` `Next Action`: `finish DEV-002`",
+)
+def suspended_assignment_fields(project):
+    for doc, c in _entries(project):
+        m = SUSPENDED_RE.match(c.title)
+        for name in SUSPENDED_FIELDS:
+            found = fields(c, name)
+            if len(found) == 1 and found[0].value.strip():
+                continue
+            where = (doc.path, found[1].span) if len(found) > 1 else (
+                (doc.path, found[0].value_span) if found else c.heading)
+            yield report(where, f"Suspended Assignment {m.group(1)} needs `{name}` exactly once with a value.")
+
+
+@rule(
+    code="SL885",
+    name="suspended-assignment-values",
+    section="Implementation and Verification Recovery Gates",
+    summary="A suspended assignment's Recovery Frame, Purpose and Target must be valid choices that fit together.",
+    explanation=f"""**What it does.** Checks the values of a `### Suspended Assignment N` entry:
+`Recovery Frame` a positive frame number; `Purpose` one of `DEVELOPMENT`, `FULL`,
+`INCREMENT`, `CORRECTION`; `Target` `NONE` for `DEVELOPMENT` and `FULL`, `Increment N` for `INCREMENT`, and a
+specific correction (not `NONE`) for `CORRECTION`.
+
+**Why.**
+{_WHY}
+
+> `DEVELOPMENT` represents Developer's overall implementation assignment, and `FULL`
+> represents Tester's overall assessment; both use target `NONE`. `INCREMENT` names the
+> assigned increment and `CORRECTION` names the specific correction.
+
+**Fix safety.** No fix.""",
+    beyond_checker=True,
+    bad_example="`Purpose`: `INCREMENT` `Target`: `NONE`",
+    good_example="`Purpose`: `INCREMENT` `Target`: `Increment 1`",
+)
+def suspended_assignment_values(project):
+    for doc, c in _entries(project):
+        num = SUSPENDED_RE.match(c.title).group(1)
+        frame = one_field(c, "Recovery Frame")
+        if frame is not None and not POSITIVE_RE.match(frame.value.strip()):
+            yield report((doc.path, frame.value_span), f"Suspended Assignment {num}: `Recovery Frame` must be a frame number, not `{frame.value}`.")
+        purpose = one_field(c, "Purpose")
+        if purpose is None:
+            continue
+        p = purpose.value.strip()
+        if p not in ("DEVELOPMENT", "FULL", "INCREMENT", "CORRECTION"):
+            yield report((doc.path, purpose.value_span), f"Suspended Assignment {num}: `Purpose` must be DEVELOPMENT, FULL, INCREMENT or CORRECTION, not `{p}`.")
+            continue
+        target = one_field(c, "Target")
+        if target is None:
+            continue
+        t = target.value.strip()
+        if p in ("DEVELOPMENT", "FULL") and t != "NONE":
+            yield report((doc.path, target.value_span), f"Suspended Assignment {num}: a {p} assignment uses `Target`: `NONE`, not `{t}`.")
+        elif p == "INCREMENT" and not _INCREMENT_TARGET_RE.match(t):
+            yield report((doc.path, target.value_span), f"Suspended Assignment {num}: an INCREMENT assignment targets `Increment N`, not `{t}`.")
+        elif p == "CORRECTION" and t == "NONE":
+            yield report((doc.path, target.value_span), f"Suspended Assignment {num}: a CORRECTION assignment names its specific correction, not `NONE`.")
+
+
+@rule(
+    code="SL881",
+    name="scoped-recovery-suspended-assignment",
+    section="Implementation and Verification Recovery Gates",
+    summary="A role interrupted during scoped recovery must save its assignment for the new frame and its reason.",
+    explanation="""**What it does.** When a recovery frame interrupts Developer or Tester while
+that role was itself working on a correction for an earlier frame (nested scoped
+recovery), reports the role's artifact (plan or report) if it holds no
+`### Suspended Assignment` whose `Recovery Frame` and `Recovery Reason` match the new
+frame.
+
+**Why.**
+> Before replacing a Developer or Tester assignment during corrective routing, persist
+> its purpose, target, assessed input identities, and next action in that role's existing
+> artifact. Associate the saved assignment with the recovery frame and its specific
+> reason; a frame number alone may be reused after it is popped. (PROTOCOL.md,
+> Implementation and Verification Recovery Gates)
+
+**Fix safety.** No fix.""",
+    bad_example="Frame 2 (`From`: `TESTING`, `Reason`: `A defect.`) ... report: Suspended Assignment for frame 2 with `Recovery Reason`: `Another defect.`",
+    good_example="Frame 2 (`From`: `TESTING`, `Reason`: `A defect.`) ... report: Suspended Assignment for frame 2 with `Recovery Reason`: `A defect.`",
+)
+def scoped_recovery_suspended_assignment(project):
+    st = project.state
+    if st is None or st.cycle_mode != "STANDARD":
+        return
+    frames = active_frames(st)
+    if len(frames) < 2:
+        return
+    plan = load_plan(project)
+    rep = load_report(project)
+    for k, fr in enumerate(frames, 1):
+        role = frame_value(fr, "From")
+        if role == "DEVELOPING":
+            doc, saved = (plan.doc, plan.suspended) if plan is not None else (None, [])
+        elif role == "TESTING":
+            doc, saved = (rep, report_suspended(rep)) if rep is not None else (None, [])
+        else:
+            continue
+        if doc is None:
+            continue
+        if not any(frame_value(f, "Owner") == role for f in frames[: k - 1]):
+            continue
+        if suspended_for(saved, str(k), frame_value(fr, "Reason")):
+            continue
+        yield report(
+            doc.title or (doc.path, header_anchor(doc)),
+            f"Recovery frame {k} interrupted scoped {role} work; save a `### Suspended Assignment` for Frame {k} with its Recovery Reason.",
+        )
+
+
+def _report_pt(rep: Document) -> tuple[Optional[str], Optional[str]]:
+    return value_of(rep.header, "Assessment Purpose"), value_of(rep.header, "Assessment Target")
+
+
+def _purpose_where(rep: Document):
+    f = one_field(rep.header, "Assessment Purpose") or next(iter(fields(rep.header, "Assessment Purpose")), None)
+    return (rep.path, f.value_span) if f is not None else (rep.path, header_anchor(rep))
+
+
+@rule(
+    code="SL882",
+    name="restore-suspended-assessment",
+    section="Implementation and Verification Recovery Gates",
+    summary="On RESUME to TESTING, Tester restores the assignment it saved for the popped frame.",
+    explanation="""**What it does.** In `TESTING` after a `RESUME`, finds the latest
+`### Suspended Assignment` of the verification report for the frame just popped and
+reports a report whose `Assessment Purpose`/`Assessment Target` do not restore it.
+
+**Why.**
+> When the role receives its corresponding `RESUME`, restore the assignment and reconcile
+> changed inputs. [...] the latest entry for a frame is its saved assignment.
+> (PROTOCOL.md, Implementation and Verification Recovery Gates)
+
+**Fix safety.** No fix.""",
+    bad_example="Suspended Assignment (frame 1): `Purpose`: `INCREMENT` `Target`: `Increment 1` ... header: `Assessment Purpose`: `CORRECTION`",
+    good_example="Suspended Assignment (frame 1): `Purpose`: `INCREMENT` `Target`: `Increment 1` ... header: `Assessment Purpose`: `INCREMENT` `Assessment Target`: `Increment 1`",
+)
+def restore_suspended_assessment(project):
+    rep = load_report(project)
+    if rep is None:
+        return
+    a = tester_assignment(project, load_plan(project), rep)
+    if a is None or not a.restored or a.kind == "FULL":
+        return
+    p, t = _report_pt(rep)
+    if p == a.kind and t == a.target:
+        return
+    yield report(_purpose_where(rep), f"Restore the suspended {a.kind} assessment for {a.target} before continuing (the header has `{p}` / `{t}`).")
+
+
+@rule(
+    code="SL883",
+    name="scoped-correction-purpose",
+    section="Implementation and Verification Recovery Gates",
+    summary="A scoped Tester correction records `Assessment Purpose: CORRECTION` with its specific target.",
+    explanation="""**What it does.** In `TESTING` while Tester owns a recovery frame that is
+still being corrected and Developer's interrupted work is saved (scoped recovery),
+reports a report whose purpose is not `CORRECTION` or whose target is `NONE`.
+
+**Why.** The Tester template: "`CORRECTION`: verify a specific owned correction or
+affected recovery rerun; target a concise description of that assignment." and
+"Checkpoint passes, targeted corrections, and report labels cannot replace full
+completion" (Full Verification Boundary).
+
+**Fix safety.** No fix.""",
+    bad_example="Frame 1 owned by TESTING ... report: `Assessment Purpose`: `FULL` `Assessment Target`: `NONE`",
+    good_example="Frame 1 owned by TESTING ... report: `Assessment Purpose`: `CORRECTION` `Assessment Target`: `Repair endpoint assertion`",
+)
+def scoped_correction_purpose(project):
+    rep = load_report(project)
+    if rep is None:
+        return
+    a = tester_assignment(project, load_plan(project), rep)
+    if a is None or a.kind != "CORRECTION" or not a.scoped:
+        return
+    p, t = _report_pt(rep)
+    if p == "CORRECTION" and t not in (None, "NONE"):
+        return
+    yield report(_purpose_where(rep), "This is a scoped Tester correction: record `Assessment Purpose`: `CORRECTION` with the specific correction as `Assessment Target`.")
+
+
+@rule(
+    code="SL884",
+    name="scoped-recovery-complete-report",
+    section="Implementation and Verification Recovery Gates",
+    summary="During scoped recovery the report cannot be COMPLETE.",
+    explanation="""**What it does.** Reports a `COMPLETE` verification report while recovery
+is active and the development plan holds Developer's suspended (unfinished) assignment
+for an active frame.
+
+**Why.**
+> For a scoped return, Developer keeps its plan `IN_PROGRESS`; Tester keeps its report
+> `IN_PROGRESS` or `BLOCKED`. Only full completion permits `COMPLETE`.
+> (PROTOCOL.md, Implementation and Verification Recovery Gates)
+
+**Fix safety.** No fix.""",
+    bad_example="Plan: Suspended Assignment for frame 1 (`DEVELOPMENT`) ... report `Status`: `COMPLETE`",
+    good_example="Plan: Suspended Assignment for frame 1 (`DEVELOPMENT`) ... report `Status`: `IN_PROGRESS`",
+)
+def scoped_recovery_complete_report(project):
+    rep = load_report(project)
+    st = project.state
+    if rep is None or st is None:
+        return
+    if value_of(rep.header, "Status") != "COMPLETE":
+        return
+    plan = load_plan(project)
+    if not scoped_developer(st, plan) or plan.status == "COMPLETE":
+        return
+    f = one_field(rep.header, "Status")
+    yield report((rep.path, f.value_span), "The report is COMPLETE, but recovery is scoped and Developer's implementation is unfinished; keep it IN_PROGRESS or BLOCKED.")
+
+
+@rule(
+    code="SL886",
+    name="suspended-assignment-numbers",
+    section="Implementation and Verification Recovery Gates",
+    summary="Suspended assignment entries use unique numbers within their artifact.",
+    explanation=f"""**What it does.** Reports a `### Suspended Assignment N` whose number was
+already used by an earlier entry of the same plan or report.
+
+**Why.**
+> Append entries with unique numbers within the artifact; the latest entry for a frame is
+> its saved assignment. (PROTOCOL.md, Implementation and Verification Recovery Gates)
+
+**Fix safety.** No fix: renumbering could change which entry is the latest.""",
+    beyond_checker=True,
+    bad_example="### Suspended Assignment 1\n...\n### Suspended Assignment 1",
+    good_example="### Suspended Assignment 1\n...\n### Suspended Assignment 2",
+)
+def suspended_assignment_numbers(project):
+    seen: dict[str, set[str]] = {}
+    for doc, c in _entries(project):
+        num = SUSPENDED_RE.match(c.title).group(1)
+        used = seen.setdefault(doc.path, set())
+        if num in used:
+            yield report(c.heading, f"Suspended Assignment {num} is numbered like an earlier entry; append entries with unique numbers.")
+        used.add(num)
+
 
 standards_lint_rules = module_rules(globals())

@@ -1,5 +1,537 @@
-"""(being written)"""
+"""Rules on the active cycle's verification report
+(``.standards/docs/verification/<cycle>.md``): assessment purpose and target,
+what the current assignment requires of them, increment assessments and the
+Tester checkpoint gate (PROTOCOL.md: Testable Increments, Checkpoint
+Handoffs, Full Verification Boundary; skills/tester/template.md).
+"""
 
-from standards_lint.rule import module_rules
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+from standards_lint.ast import Document
+from standards_lint.protocol import record_path
+from standards_lint.rule import module_rules, report, rule
+from standards_lint.rules.development_plan import (
+    REVIEWER_OR_LATER,
+    cycle_id,
+    cycle_record,
+    fields,
+    header_anchor,
+    live_cycle,
+    load_plan,
+    one_field,
+    top_frame_in_correction,
+    frame_value,
+    tester_assignment,
+    valid_checkpoint,
+    value_of,
+)
+
+PURPOSES = ("FULL", "INCREMENT", "CORRECTION")
+_INCREMENT_TARGET_RE = re.compile(r"^Increment (\d+)$")
+
+
+def load_report(project) -> Optional[Document]:
+    if not live_cycle(project):
+        return None
+    return cycle_record(project, "VERIFICATION")
+
+
+def _purpose(doc: Document) -> Optional[str]:
+    v = value_of(doc.header, "Assessment Purpose")
+    return v if v in PURPOSES else None
+
+
+def _target(doc: Document) -> Optional[str]:
+    return value_of(doc.header, "Assessment Target")
+
+
+def _where(doc: Document, name: str):
+    f = one_field(doc.header, name)
+    return (doc.path, f.value_span) if f is not None else (doc.path, header_anchor(doc))
+
+
+def section_lines(doc: Document, title: str) -> list[str]:
+    """Lines of the ``## title`` section (first one), after its heading."""
+    for i, h in enumerate(doc.headings):
+        if h.level == 2 and h.text == title:
+            end = len(doc.text)
+            for h2 in doc.headings[i + 1:]:
+                if h2.level <= 2:
+                    end = h2.span.start
+                    break
+            return doc.text[h.span.end:end].split("\n")
+    return []
+
+
+def increment_rows(doc: Document) -> list[tuple[int, str, int]]:
+    """(increment, disposition, line offset) of the rows of the Increment
+    Assessments table."""
+    out = []
+    for line in section_lines(doc, "Increment Assessments"):
+        s = line.strip()
+        if not s.startswith("|"):
+            continue
+        cells = [c.strip() for c in s.strip("|").split("|")]
+        if not cells or not re.match(r"^\d+$", cells[0]):
+            continue
+        out.append((int(cells[0]), cells[-1], 0))
+    return out
+
+
+def _report_status(doc: Document) -> Optional[str]:
+    return value_of(doc.header, "Status")
+
+
+# ---------------------------------------------------------------------------
+# Header fields
+# ---------------------------------------------------------------------------
+
+
+@rule(
+    code="SL850",
+    name="assessment-fields-once",
+    section="Full Verification Boundary",
+    summary="`Assessment Purpose` and `Assessment Target` must each occur once, nonempty, in the report header.",
+    explanation="""**What it does.** Reports a verification report whose header lacks, repeats
+or leaves empty `Assessment Purpose` or `Assessment Target`.
+
+**Why.** The Tester template: "`Assessment Purpose` and `Assessment Target` are
+required. Initialize new reports with `FULL` and `NONE`, respectively. Missing, invalid,
+repeated, or contradictory values are inconsistencies."
+
+**Fix safety.** No fix.""",
+    bad_example="`Status`: `IN_PROGRESS` `User Style`: `NONE`\n`Assessment Purpose`: `FULL`",
+    good_example="`Status`: `IN_PROGRESS` `User Style`: `NONE`\n`Assessment Purpose`: `FULL` `Assessment Target`: `NONE`",
+)
+def assessment_fields_once(project):
+    doc = load_report(project)
+    if doc is None:
+        return
+    for name in ("Assessment Purpose", "Assessment Target"):
+        found = fields(doc.header, name)
+        if len(found) == 1 and found[0].value.strip():
+            continue
+        where = (doc.path, found[1].span) if len(found) > 1 else (
+            (doc.path, found[0].value_span) if found else (doc.path, header_anchor(doc)))
+        what = "is repeated" if len(found) > 1 else ("is empty" if found else "is missing")
+        yield report(where, f"`{name}` {what}; the report header needs it exactly once with a value.")
+
+
+@rule(
+    code="SL851",
+    name="assessment-purpose-value",
+    section="Full Verification Boundary",
+    summary="`Assessment Purpose` must be FULL, INCREMENT or CORRECTION.",
+    explanation="""**What it does.** Checks the value of the report's `Assessment Purpose`.
+
+**Why.** The Tester template defines three purposes: "`FULL`: reconcile the entire
+current implementation contract; target `NONE`. `INCREMENT`: assess the assigned testable
+outcome [...] `CORRECTION`: verify a specific owned correction or affected recovery
+rerun".
+
+**Fix safety.** No fix.""",
+    bad_example="`Assessment Purpose`: `full`",
+    good_example="`Assessment Purpose`: `FULL`",
+)
+def assessment_purpose_value(project):
+    doc = load_report(project)
+    if doc is None:
+        return
+    f = one_field(doc.header, "Assessment Purpose")
+    if f is not None and f.value.strip() not in PURPOSES:
+        yield report((doc.path, f.value_span), f"`Assessment Purpose` is `{f.value}`; it must be FULL, INCREMENT or CORRECTION.")
+
+
+@rule(
+    code="SL852",
+    name="full-assessment-target",
+    section="Full Verification Boundary",
+    summary="A FULL assessment has `Assessment Target: NONE`.",
+    explanation="""**What it does.** Reports a report with `Assessment Purpose: FULL` whose
+`Assessment Target` is not `NONE`.
+
+**Why.** The Tester template: "`FULL`: reconcile the entire current implementation
+contract; target `NONE`." and Full Verification Boundary: "with
+`Assessment Purpose: FULL` and `Assessment Target: NONE`".
+
+**Fix safety.** No fix: the purpose may be the wrong half.""",
+    bad_example="`Assessment Purpose`: `FULL` `Assessment Target`: `Increment 1`",
+    good_example="`Assessment Purpose`: `FULL` `Assessment Target`: `NONE`",
+)
+def full_assessment_target(project):
+    doc = load_report(project)
+    if doc is None or _purpose(doc) != "FULL":
+        return
+    t = _target(doc)
+    if t is not None and t != "NONE":
+        yield report(_where(doc, "Assessment Target"), f"A FULL assessment needs `Assessment Target`: `NONE`, not `{t}`.")
+
+
+@rule(
+    code="SL853",
+    name="correction-target",
+    section="Implementation and Verification Recovery Gates",
+    summary="A CORRECTION assessment names its specific target.",
+    explanation="""**What it does.** Reports a report with `Assessment Purpose: CORRECTION`
+whose `Assessment Target` is `NONE`.
+
+**Why.** The Tester template: "`CORRECTION`: verify a specific owned correction or
+affected recovery rerun; target a concise description of that assignment." and "An
+increment or correction requires its explicit target and scoped evidence before its gate
+can pass."
+
+**Fix safety.** No fix.""",
+    bad_example="`Assessment Purpose`: `CORRECTION` `Assessment Target`: `NONE`",
+    good_example="`Assessment Purpose`: `CORRECTION` `Assessment Target`: `Repair endpoint assertion`",
+)
+def correction_target(project):
+    doc = load_report(project)
+    if doc is None or _purpose(doc) != "CORRECTION":
+        return
+    if _target(doc) == "NONE":
+        yield report(_where(doc, "Assessment Target"), "A CORRECTION assessment needs its specific target, not `NONE`.")
+
+
+# ---------------------------------------------------------------------------
+# What the current assignment requires
+# ---------------------------------------------------------------------------
+
+
+@rule(
+    code="SL854",
+    name="full-verification-purpose",
+    section="Full Verification Boundary",
+    summary="Full verification in TESTING records `Assessment Purpose: FULL` and target NONE.",
+    explanation="""**What it does.** In `TESTING` outside an incremental checkpoint and
+outside a scoped recovery correction, Tester's assignment is full verification; reports a
+report whose purpose is not `FULL` or whose target is not `NONE`.
+
+**Why.**
+> Only the full Tester gate permits a `COMPLETE` verification report and normal handoff
+> to Reviewer, with `Assessment Purpose: FULL` and `Assessment Target: NONE`.
+> (PROTOCOL.md, Full Verification Boundary)
+
+A `CHECKPOINT` is only an increment assignment when it is valid: "With effective cadence
+`INCREMENTAL` and no active recovery, `CHECKPOINT` permits only `DEVELOPING -> TESTING`
+and `TESTING -> DEVELOPING`" (Checkpoint Handoffs).
+
+**Fix safety.** No fix.""",
+    bad_example="`WorkflowState`: `TESTING` (after FORWARD) ... report: `Assessment Purpose`: `INCREMENT`",
+    good_example="`WorkflowState`: `TESTING` (after FORWARD) ... report: `Assessment Purpose`: `FULL` `Assessment Target`: `NONE`",
+)
+def full_verification_purpose(project):
+    doc = load_report(project)
+    if doc is None:
+        return
+    a = tester_assignment(project, load_plan(project), doc)
+    if a is None or a.kind != "FULL" or a.restored:
+        return
+    p, t = _purpose(doc), _target(doc)
+    if p is None or t is None:
+        return
+    if p != "FULL" or t != "NONE":
+        yield report(_where(doc, "Assessment Purpose"), f"Tester's assignment is full verification, so the report needs `Assessment Purpose`: `FULL` and `Assessment Target`: `NONE` (it has `{p}` / `{t}`).")
+
+
+@rule(
+    code="SL855",
+    name="checkpoint-assessment-target",
+    section="Checkpoint Handoffs",
+    summary="A checkpoint assignment records `Assessment Purpose: INCREMENT` and `Assessment Target: Increment N`.",
+    explanation="""**What it does.** In `TESTING` after a valid `CHECKPOINT` from `DEVELOPING`
+naming `Increment N`, reports a report whose purpose is not `INCREMENT` or whose target is
+not `Increment N`.
+
+**Why.**
+> Tester independently reconstructs that assignment, selects `VERIFY` or `REVERIFY` [...],
+> records `Assessment Purpose: INCREMENT` and `Assessment Target: Increment N`
+> (PROTOCOL.md, Checkpoint Handoffs)
+
+**Fix safety.** No fix.""",
+    bad_example="`Reason`: `Increment 1 ready.` ... report: `Assessment Target`: `Increment 2`",
+    good_example="`Reason`: `Increment 1 ready.` ... report: `Assessment Purpose`: `INCREMENT` `Assessment Target`: `Increment 1`",
+)
+def checkpoint_assessment_target(project):
+    st = project.state
+    if st is None or st.workflow_state != "TESTING":
+        return
+    n = valid_checkpoint(st, "DEVELOPING")
+    if n is None:
+        return
+    path = record_path("VERIFICATION", cycle_id(project))
+    doc = load_report(project)
+    if doc is None:
+        if project.kind(path) == "file" and live_cycle(project):
+            yield report(path, f"The checkpoint assigns Increment {n}; the report needs `Assessment Purpose`: `INCREMENT` and `Assessment Target`: `Increment {n}`.")
+        return
+    if _purpose(doc) == "INCREMENT" and _target(doc) == f"Increment {n}":
+        return
+    yield report(_where(doc, "Assessment Target"), f"The checkpoint assigns Increment {n}; the report needs `Assessment Purpose`: `INCREMENT` and `Assessment Target`: `Increment {n}`.")
+
+
+@rule(
+    code="SL856",
+    name="reviewer-entry-full-purpose",
+    section="Full Verification Boundary",
+    summary="Entering a Reviewer state (or later) needs a FULL assessment, even during recovery.",
+    explanation="""**What it does.** From `REVIEWING_IMPLEMENTATION` on, reports an
+unfinished verification report whose `Assessment Purpose` is `INCREMENT` or `CORRECTION`.
+
+**Why.**
+> Before either a `FORWARD` or recovery `RESUME` enters a Reviewer state, the full
+> applicable Developer and Tester gates must hold for the current implementation, even if
+> another recovery frame remains active. [...] Checkpoint passes, targeted corrections,
+> and report labels cannot replace full completion. (PROTOCOL.md, Full Verification
+> Boundary)
+
+**Fix safety.** No fix.""",
+    bad_example="`WorkflowState`: `REVIEWING_IMPLEMENTATION` ... report: `Assessment Purpose`: `INCREMENT`",
+    good_example="`WorkflowState`: `REVIEWING_IMPLEMENTATION` ... report: `Assessment Purpose`: `FULL`",
+)
+def reviewer_entry_full_purpose(project):
+    st = project.state
+    doc = load_report(project)
+    if doc is None or st is None or st.cycle_mode != "STANDARD":
+        return
+    if st.workflow_state not in REVIEWER_OR_LATER:
+        return
+    top = top_frame_in_correction(st)
+    if top is not None and frame_value(top, "Owner") in ("SCOPING", "ARCHITECTING", "AUDITING", "DEVELOPING", "TESTING"):
+        return
+    p = _purpose(doc)
+    if p is None or p == "FULL" or _report_status(doc) == "COMPLETE":
+        return
+    yield report(_where(doc, "Assessment Purpose"), f"The cycle is in {st.workflow_state}; entering a Reviewer state needs `Assessment Purpose`: `FULL`, even during recovery (it is `{p}`).")
+
+
+@rule(
+    code="SL857",
+    name="complete-report-full-purpose",
+    section="Full Verification Boundary",
+    summary="A COMPLETE report has `Assessment Purpose: FULL`.",
+    explanation="""**What it does.** Reports a verification report with `Status: COMPLETE`
+whose `Assessment Purpose` is `INCREMENT` or `CORRECTION`.
+
+**Why.** The Tester template: "`COMPLETE` requires purpose `FULL` and the full shared
+Tester gate". Full Verification Boundary: "Only the full Tester gate permits a `COMPLETE`
+verification report".
+
+**Fix safety.** No fix.""",
+    bad_example="`Status`: `COMPLETE` ... `Assessment Purpose`: `CORRECTION`",
+    good_example="`Status`: `COMPLETE` ... `Assessment Purpose`: `FULL` `Assessment Target`: `NONE`",
+)
+def complete_report_full_purpose(project):
+    doc = load_report(project)
+    if doc is None or _report_status(doc) != "COMPLETE":
+        return
+    p = _purpose(doc)
+    if p is not None and p != "FULL":
+        yield report(_where(doc, "Assessment Purpose"), f"A COMPLETE report needs `Assessment Purpose`: `FULL`, not `{p}`.")
+
+
+@rule(
+    code="SL858",
+    name="complete-report-awaiting-implementation",
+    section="Full Verification Boundary",
+    summary="A COMPLETE report cannot keep AWAITING_IMPLEMENTATION acceptance work.",
+    explanation="""**What it does.** Reports a verification report with `Status: COMPLETE`
+that still lists acceptance work as `AWAITING_IMPLEMENTATION`.
+
+**Why.** `AWAITING_IMPLEMENTATION` marks partial assignments (Tester template, Acceptance
+Evidence). "For a scoped return, [...] Tester keeps its report `IN_PROGRESS` or `BLOCKED`.
+Only full completion permits `COMPLETE`." (PROTOCOL.md, Implementation and Verification
+Recovery Gates)
+
+**Fix safety.** No fix.""",
+    bad_example="`Status`: `COMPLETE` ...\n\n| AC-004 | DEV-002 | AWAITING_IMPLEMENTATION |",
+    good_example="`Status`: `IN_PROGRESS` ...\n\n| AC-004 | DEV-002 | AWAITING_IMPLEMENTATION |",
+)
+def complete_report_awaiting_implementation(project):
+    doc = load_report(project)
+    if doc is None or _report_status(doc) != "COMPLETE":
+        return
+    idx = doc.text.find("AWAITING_IMPLEMENTATION")
+    if idx < 0:
+        return
+    line = doc.text.count("\n", 0, idx) + 1
+    from standards_lint.ast import Span
+
+    col = idx - (doc.text.rfind("\n", 0, idx) + 1) + 1
+    span = Span(line, col, line, col + len("AWAITING_IMPLEMENTATION"), idx, idx + len("AWAITING_IMPLEMENTATION"))
+    yield report((doc.path, span), "The report is COMPLETE but still holds AWAITING_IMPLEMENTATION acceptance work.")
+
+
+# ---------------------------------------------------------------------------
+# Increment assessments
+# ---------------------------------------------------------------------------
+
+
+def _plan_increments(project) -> set[int]:
+    plan = load_plan(project)
+    return {inc.number for inc in plan.increments} if plan is not None else set()
+
+
+@rule(
+    code="SL859",
+    name="assessment-target-increment-defined",
+    section="Testable Increments",
+    summary="An `Assessment Target: Increment N` must name an increment of the development plan.",
+    explanation="""**What it does.** Reports an `Assessment Target` of the form `Increment N`
+when the development plan has no `### Increment N`.
+
+**Why.** "Tester records assessments in the existing cycle verification report and never
+edits the plan" — increments are the Developer's plan-local references (PROTOCOL.md,
+Testable Increments); "Every checkpoint requires a defined increment."
+
+**Fix safety.** No fix.""",
+    bad_example="`Assessment Target`: `Increment 2` (the plan defines only Increment 1)",
+    good_example="`Assessment Target`: `Increment 1`",
+)
+def assessment_target_increment_defined(project):
+    doc = load_report(project)
+    if doc is None:
+        return
+    t = _target(doc)
+    m = _INCREMENT_TARGET_RE.match(t or "")
+    if not m:
+        return
+    if int(m.group(1)) not in _plan_increments(project):
+        yield report(_where(doc, "Assessment Target"), f"`Assessment Target` names Increment {m.group(1)}, which has no definition in the development plan.")
+
+
+@rule(
+    code="SL860",
+    name="increment-assessment-defined",
+    section="Testable Increments",
+    summary="Each Increment Assessments row must name an increment of the development plan.",
+    explanation="""**What it does.** Reports a row of the report's `## Increment Assessments`
+table whose increment number has no `### Increment N` in the development plan.
+
+**Why.** The Tester template: "Reference the Developer-owned increment definition and the
+evidence required by **Checkpoint Handoffs**." Increment numbers are plan-local
+references (PROTOCOL.md, Testable Increments).
+
+**Fix safety.** No fix.""",
+    bad_example="| 3 | Endpoint / AC-001 | ... | VERIFIED |  (the plan defines Increments 1 and 2)",
+    good_example="| 1 | Endpoint / AC-001 | ... | VERIFIED |",
+)
+def increment_assessment_defined(project):
+    doc = load_report(project)
+    if doc is None:
+        return
+    defined = _plan_increments(project)
+    reported: set[int] = set()
+    for n, _disp, _ in increment_rows(doc):
+        if n in defined or n in reported:
+            continue
+        reported.add(n)
+        where = _section_heading(doc, "Increment Assessments")
+        yield report(where, f"The Increment Assessments table records Increment {n}, which has no development-plan definition.")
+
+
+def _section_heading(doc: Document, title: str):
+    for s in doc.sections:
+        if s.title == title and s.heading is not None:
+            return s.heading
+    return (doc.path, header_anchor(doc))
+
+
+def tester_checkpoint(project) -> Optional[int]:
+    st = project.state
+    if st is None or st.workflow_state != "DEVELOPING":
+        return None
+    return valid_checkpoint(st, "TESTING")
+
+
+@rule(
+    code="SL861",
+    name="tester-checkpoint-verified",
+    section="Checkpoint Handoffs",
+    summary="A Tester checkpoint needs an IN_PROGRESS report recording the increment as VERIFIED.",
+    explanation="""**What it does.** After a `CHECKPOINT` from `TESTING` naming `Increment N`,
+reports a verification report that is not `IN_PROGRESS` or whose Increment Assessments do
+not record Increment N as `VERIFIED`.
+
+**Why.**
+> Before Tester returns a checkpoint to Developer: [...] the increment assessment and
+> remaining acceptance work are saved, with the report still `IN_PROGRESS` while full
+> verification remains unfinished (PROTOCOL.md, Checkpoint Handoffs)
+
+**Fix safety.** No fix.""",
+    bad_example="| 1 | Endpoint / AC-001 | ... | BLOCKED |  (after CHECKPOINT `Increment 1 verified.`)",
+    good_example="| 1 | Endpoint / AC-001 | ... | VERIFIED |",
+)
+def tester_checkpoint_verified(project):
+    n = tester_checkpoint(project)
+    if n is None:
+        return
+    doc = load_report(project)
+    if doc is None:
+        return
+    rows = [d for k, d, _ in increment_rows(doc) if k == n]
+    if _report_status(doc) == "IN_PROGRESS" and rows and rows[-1].upper().startswith("VERIFIED"):
+        return
+    yield report(_section_heading(doc, "Increment Assessments"), f"A Tester checkpoint for Increment {n} needs an IN_PROGRESS report recording Increment {n} as VERIFIED.")
+
+
+@rule(
+    code="SL862",
+    name="tester-checkpoint-evidence",
+    section="Checkpoint Handoffs",
+    summary="A Tester checkpoint needs persisted Execution Evidence.",
+    explanation="""**What it does.** After a `CHECKPOINT` from `TESTING`, reports a verification
+report whose `## Execution Evidence` section is missing or empty.
+
+**Why.**
+> the selected outcome and affected completed behavior have sufficient current evidence
+> and the report identifies assessed content, actual results, and any justified evidence
+> reuse (PROTOCOL.md, Checkpoint Handoffs)
+
+**Fix safety.** No fix.""",
+    bad_example="## Execution Evidence\n\n## Open Findings and Dependencies",
+    good_example="## Execution Evidence\n\n`npm test` in the root; exit 0, 3 passes.",
+)
+def tester_checkpoint_evidence(project):
+    n = tester_checkpoint(project)
+    if n is None:
+        return
+    doc = load_report(project)
+    if doc is None:
+        return
+    body = [l for l in section_lines(doc, "Execution Evidence") if l.strip() and l.strip() != "---"]
+    if body:
+        return
+    yield report(_section_heading(doc, "Execution Evidence"), "A Tester checkpoint needs persisted Execution Evidence in the report.")
+
+
+@rule(
+    code="SL863",
+    name="increment-assessment-target-format",
+    section="Checkpoint Handoffs",
+    summary="An INCREMENT assessment targets `Increment N`.",
+    explanation="""**What it does.** Reports a report with `Assessment Purpose: INCREMENT`
+whose `Assessment Target` is not of the form `Increment N`.
+
+**Why.** The Tester template: "`INCREMENT`: assess the assigned testable outcome and
+affected completed behavior; target `Increment N`, matching the increment assigned at
+handoff." Checkpoint Handoffs: Tester "records `Assessment Purpose: INCREMENT` and
+`Assessment Target: Increment N`".
+
+**Fix safety.** No fix.""",
+    beyond_checker=True,
+    bad_example="`Assessment Purpose`: `INCREMENT` `Assessment Target`: `NONE`",
+    good_example="`Assessment Purpose`: `INCREMENT` `Assessment Target`: `Increment 1`",
+)
+def increment_assessment_target_format(project):
+    doc = load_report(project)
+    if doc is None or _purpose(doc) != "INCREMENT":
+        return
+    t = _target(doc)
+    if t is not None and not re.match(r"^Increment [1-9]\d*$", t):
+        yield report(_where(doc, "Assessment Target"), f"An INCREMENT assessment targets `Increment N`, not `{t}`.")
+
 
 standards_lint_rules = module_rules(globals())

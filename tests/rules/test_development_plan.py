@@ -1,0 +1,424 @@
+"""Tests of rules/development_plan.py (SL800-SL834).
+
+The builders here (``state``, ``plan``, ``report``, ``tree``, ``found``) are
+shared with test_verification.py and test_recovery_gates.py.
+"""
+
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+
+CID = "add-user-search-20261130T024604Z-a9f41900"
+PLAN_PATH = f".standards/docs/development/{CID}.md"
+REPORT_PATH = f".standards/docs/verification/{CID}.md"
+
+
+def state(ws="DEVELOPING", mode="STANDARD", kind="FORWARD", frm="ARCHITECTING", ftype="NONE",
+          reason="Design complete.", frames=()):
+    rec = "`Active`: `false`\n"
+    if frames:
+        rec = "`Active`: `true`\n"
+        for i, (f, owner, ft, why, resume, rerun) in enumerate(frames, 1):
+            rec += (f"\n### Frame {i}\n\n`From`: `{f}` `Owner`: `{owner}` `FailureType`: `{ft}`\n"
+                    f"`Reason`: `{why}` `ResumeAt`: `{resume}` `RerunThrough`: `{rerun}`\n")
+    return f"""# S.T.A.N.D.A.R.D.S. Workflow State
+
+`WorkflowState`: `{ws}` `CycleMode`: `{mode}` `PendingCycleMode`: `UNSET`
+`PendingCycleRequest`: `UNSET` `PendingCycleBlockedOn`: `NONE`
+
+## Active Work
+
+`CompletionPolicy`: `FULL_DELIVERABLE` `Id`: `{CID}` `Request`: `Add user search` `Scope`: `NONE`
+`Architecture`: `NONE` `Development`: `{PLAN_PATH}` `PromotionReason`: `NONE`
+`AuditTarget`: `NONE` `BlockedOn`: `NONE` `PendingVerificationCadence`: `NONE`
+
+`BaselineReconciliation`: `NONE`
+
+## Handoff
+
+`Kind`: `{kind}` `From`: `{frm}` `FailureType`: `{ftype}` `Reason`: `{reason}`
+
+## Recovery
+
+{rec}
+## Outstanding Obligations
+
+`Active`: `false`
+"""
+
+
+STEP_DONE = """### DEV-001 — Search endpoint
+
+`Status`: `DONE` `Depends On`: `NONE`
+`Acceptance`: `AC-001`
+
+**Self-Check**
+
+`node --test` in the root; exit 0.
+"""
+
+STEP_PENDING = """### DEV-002 — Search box
+
+`Status`: `PENDING` `Depends On`: `DEV-001`
+`Acceptance`: `AC-002`
+"""
+
+INCREMENTS = """## Verification Increments
+
+### Increment 1
+
+`Development Steps`: `DEV-001` `Acceptance`: `AC-001`
+
+**Ready Outcome**
+
+Search endpoint returns matches.
+
+### Increment 2
+
+`Development Steps`: `DEV-002` `Acceptance`: `AC-002`
+
+**Ready Outcome**
+
+Search results are displayed.
+"""
+
+
+def plan(status="IN_PROGRESS", cadence="AFTER_IMPLEMENTATION", current="NONE", steps=(STEP_DONE, STEP_PENDING),
+         increments="", notes="", header_extra="", locked="true"):
+    head = f"`Status`: `{status}`"
+    if cadence is not None:
+        head += f" `Verification Cadence`:\n`{cadence}`"
+    if current is not None:
+        head += f" `Current Increment`: `{current}`"
+    return f"""<!-- STANDARDS
+Artifact: DEVELOPMENT
+Cycle: {CID}
+-->
+
+# Development Plan
+
+`Cycle`: `{CID}` `Mode`: `AUTONOMOUS`
+`User Style`: `NONE` `User Style Locked`: `{locked}`
+{head}
+{header_extra}
+## Build Steps
+
+{chr(10).join(steps)}
+{increments}
+## Plan Notes
+
+{notes}
+"""
+
+
+def report(status="IN_PROGRESS", purpose="FULL", target="NONE", body="", rows="", evidence="`npm test`; exit 0."):
+    head = ""
+    if purpose is not None:
+        head += f"`Assessment Purpose`: `{purpose}` "
+    if target is not None:
+        head += f"`Assessment Target`: `{target}`"
+    return f"""<!-- STANDARDS
+Artifact: VERIFICATION
+Cycle: {CID}
+-->
+
+# Verification Report
+
+`Cycle`: `{CID}` `Mode`: `VERIFY` `Status`:
+`{status}` `User Style`: `NONE`
+{head}
+
+## Acceptance Evidence
+
+| AC-001 | test/search.test.js | passed |
+{body}
+## Increment Assessments
+
+| Increment | Outcome | Evidence | Disposition |
+| --- | --- | --- | --- |
+{rows}
+## Execution Evidence
+
+{evidence}
+
+## Resume or Handoff
+
+Next: continue.
+"""
+
+
+def tree(st=None, pl=None, rp=None, **extra):
+    files = {".standards/STATE.md": st if st is not None else state()}
+    if pl is not None:
+        files[PLAN_PATH] = pl
+    if rp is not None:
+        files[REPORT_PATH] = rp
+    files.update(extra)
+    return files
+
+
+def found(lint_tree, files, code):
+    return [f for f in lint_tree(files, state=None) if f.code == code]
+
+
+def line_of(text, needle, nth=1):
+    idx = -1
+    for _ in range(nth):
+        idx = text.index(needle, idx + 1)
+    return text.count("\n", 0, idx) + 1
+
+
+# -- SL800 -------------------------------------------------------------------
+
+def test_plan_status_value(lint_tree):
+    pl = plan(status="DONE")
+    [f] = found(lint_tree, tree(pl=pl), "SL800")
+    assert (f.path, f.line) == (PLAN_PATH, line_of(pl, "`Status`: `DONE`"))
+    assert "DONE" in f.message
+    assert found(lint_tree, tree(pl=plan(status="APPROVED")), "SL800") == []
+
+
+# -- SL801 -------------------------------------------------------------------
+
+def test_cadence_field_missing(lint_tree):
+    pl = plan(cadence=None)
+    [f] = found(lint_tree, tree(pl=pl), "SL801")
+    assert f.path == PLAN_PATH and "Verification Cadence" in f.message and f.line == line_of(pl, "# Development Plan")
+
+
+def test_current_increment_repeated(lint_tree):
+    pl = plan(header_extra="`Current Increment`: `NONE`\n")
+    [f] = found(lint_tree, tree(pl=pl), "SL801")
+    assert "Current Increment" in f.message and f.line == line_of(pl, "`Current Increment`", 2)
+
+
+def test_cadence_fields_present(lint_tree):
+    assert found(lint_tree, tree(pl=plan()), "SL801") == []
+
+
+def test_field_mention_in_prose_is_not_a_field(lint_tree):
+    pl = plan(header_extra="The old plan said `Current Increment`: `2` here.\n")
+    assert found(lint_tree, tree(pl=pl), "SL801") == []
+
+
+# -- SL802 / SL803 / SL804 / SL805 / SL806 / SL807 -----------------------------
+
+def test_cadence_value(lint_tree):
+    pl = plan(cadence="incremental")
+    [f] = found(lint_tree, tree(pl=pl), "SL802")
+    assert (f.path, f.line) == (PLAN_PATH, line_of(pl, "`incremental`"))
+    assert found(lint_tree, tree(pl=plan(cadence="INCREMENTAL")), "SL802") == []
+
+
+def test_current_increment_value(lint_tree):
+    pl = plan(current="none")
+    [f] = found(lint_tree, tree(pl=pl), "SL803")
+    assert (f.path, f.line) == (PLAN_PATH, line_of(pl, "`Current Increment`"))
+    assert found(lint_tree, tree(pl=plan(cadence="INCREMENTAL", current="1", increments=INCREMENTS)), "SL803") == []
+
+
+def test_current_increment_defined(lint_tree):
+    pl = plan(cadence="INCREMENTAL", current="9", increments=INCREMENTS)
+    [f] = found(lint_tree, tree(pl=pl), "SL804")
+    assert (f.path, f.line) == (PLAN_PATH, line_of(pl, "`Current Increment`"))
+    assert found(lint_tree, tree(pl=plan(cadence="INCREMENTAL", current="2", increments=INCREMENTS)), "SL804") == []
+
+
+def test_after_implementation_requires_none(lint_tree):
+    pl = plan(current="1", increments=INCREMENTS)
+    [f] = found(lint_tree, tree(pl=pl), "SL805")
+    assert (f.path, f.line) == (PLAN_PATH, line_of(pl, "`Current Increment`"))
+    assert f.fix is not None
+    assert found(lint_tree, tree(pl=plan()), "SL805") == []
+
+
+def test_complete_plan_requires_none(lint_tree):
+    pl = plan(status="COMPLETE", cadence="INCREMENTAL", current="2", steps=(STEP_DONE,), increments=INCREMENTS)
+    [f] = found(lint_tree, tree(pl=pl), "SL806")
+    assert (f.path, f.line) == (PLAN_PATH, line_of(pl, "`Current Increment`"))
+    assert found(lint_tree, tree(pl=plan(status="COMPLETE", steps=(STEP_DONE,))), "SL806") == []
+
+
+def test_expedited_cadence(lint_tree):
+    st = state(mode="EXPEDITED", kind="INITIAL", frm="NONE")
+    pl = plan(cadence="INCREMENTAL", current="1", increments=INCREMENTS)
+    [f] = found(lint_tree, tree(st=st, pl=pl), "SL807")
+    assert (f.path, f.line) == (PLAN_PATH, line_of(pl, "`INCREMENTAL`"))
+    assert found(lint_tree, tree(st=st, pl=plan()), "SL807") == []
+
+
+# -- steps ---------------------------------------------------------------------
+
+def test_step_status_value(lint_tree):
+    bad = STEP_PENDING.replace("`PENDING`", "`WAITING`")
+    pl = plan(steps=(STEP_DONE, bad))
+    [f] = found(lint_tree, tree(pl=pl), "SL810")
+    assert (f.path, f.line) == (PLAN_PATH, line_of(pl, "`WAITING`"))
+    assert found(lint_tree, tree(pl=plan()), "SL810") == []
+
+
+def test_step_self_dependency(lint_tree):
+    bad = STEP_PENDING.replace("`DEV-001`", "`DEV-001, DEV-002`")
+    pl = plan(steps=(STEP_DONE, bad))
+    [f] = found(lint_tree, tree(pl=pl), "SL811")
+    assert (f.path, f.line) == (PLAN_PATH, line_of(pl, "`DEV-001, DEV-002`"))
+    assert found(lint_tree, tree(pl=plan()), "SL811") == []
+
+
+def test_step_unknown_dependency(lint_tree):
+    bad = STEP_PENDING.replace("`DEV-001`", "`DEV-008`")
+    pl = plan(steps=(STEP_DONE, bad))
+    [f] = found(lint_tree, tree(pl=pl), "SL812")
+    assert (f.path, f.line) == (PLAN_PATH, line_of(pl, "`DEV-008`")) and "DEV-008" in f.message
+    assert found(lint_tree, tree(pl=plan()), "SL812") == []
+
+
+def test_step_dependency_loop(lint_tree):
+    first = STEP_DONE.replace("`Depends On`: `NONE`", "`Depends On`: `DEV-002`")
+    pl = plan(steps=(first, STEP_PENDING))
+    [f] = found(lint_tree, tree(pl=pl), "SL813")
+    assert (f.path, f.line) == (PLAN_PATH, line_of(pl, "`DEV-002`"))
+    assert "DEV-001 -> DEV-002 -> DEV-001" in f.message
+    assert found(lint_tree, tree(pl=plan()), "SL813") == []
+
+
+def test_complete_plan_unfinished_step(lint_tree):
+    pl = plan(status="COMPLETE")
+    [f] = found(lint_tree, tree(pl=pl), "SL814")
+    assert (f.path, f.line) == (PLAN_PATH, line_of(pl, "`PENDING`")) and "DEV-002" in f.message
+    assert found(lint_tree, tree(pl=plan(status="COMPLETE", steps=(STEP_DONE,))), "SL814") == []
+
+
+def _git(root, *args):
+    subprocess.run(["git", *args], cwd=root, check=True, capture_output=True,
+                   env={"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@e.invalid", "GIT_COMMITTER_NAME": "t",
+                        "GIT_COMMITTER_EMAIL": "t@e.invalid", "PATH": "/usr/bin:/bin:/usr/local/bin"})
+
+
+def test_done_step_removed(tmp_path):
+    from standards_lint.engine import lint
+
+    from .conftest import RUNTIME, write_tree
+
+    files = dict(RUNTIME)
+    files.update(tree(pl=plan()))
+    write_tree(tmp_path, files)
+    _git(tmp_path, "init", "-q")
+    _git(tmp_path, "add", "-A")
+    _git(tmp_path, "commit", "-q", "-m", "x")
+    assert [f for f in lint(str(tmp_path), use_git=True).findings if f.code == "SL815"] == []
+    renumbered = plan(steps=(STEP_PENDING.replace("DEV-002", "DEV-003").replace("`DEV-001`", "`NONE`"),))
+    write_tree(tmp_path, {PLAN_PATH: renumbered})
+    [f] = [f for f in lint(str(tmp_path), use_git=True).findings if f.code == "SL815"]
+    assert (f.path, f.line) == (PLAN_PATH, line_of(renumbered, "## Build Steps")) and "DEV-001" in f.message
+
+
+def test_plan_complete_after_developing(lint_tree):
+    st = state(ws="REVIEWING_IMPLEMENTATION", kind="FORWARD", frm="TESTING")
+    pl = plan()
+    [f] = found(lint_tree, tree(st=st, pl=pl), "SL816")
+    assert (f.path, f.line) == (PLAN_PATH, line_of(pl, "`Status`: `IN_PROGRESS`"))
+    # Still developing: no finding.
+    assert found(lint_tree, tree(pl=pl), "SL816") == []
+
+
+def test_plan_may_stay_open_during_checkpoint(lint_tree):
+    st = state(ws="TESTING", kind="CHECKPOINT", frm="DEVELOPING", reason="Increment 1 ready.")
+    pl = plan(cadence="INCREMENTAL", current="1", increments=INCREMENTS)
+    assert found(lint_tree, tree(st=st, pl=pl), "SL816") == []
+
+
+# -- increments ------------------------------------------------------------------
+
+def test_increment_numbering_and_duplicate(lint_tree):
+    incs = INCREMENTS.replace("### Increment 2", "### Increment 1")
+    pl = plan(cadence="INCREMENTAL", current="1", increments=incs)
+    [num] = found(lint_tree, tree(pl=pl), "SL820")
+    [dup] = found(lint_tree, tree(pl=pl), "SL821")
+    assert (num.path, num.line) == (PLAN_PATH, line_of(pl, "### Increment 1", 2))
+    assert (dup.path, dup.line) == (PLAN_PATH, line_of(pl, "### Increment 1", 2))
+    good = plan(cadence="INCREMENTAL", current="1", increments=INCREMENTS)
+    assert found(lint_tree, tree(pl=good), "SL820") == [] and found(lint_tree, tree(pl=good), "SL821") == []
+
+
+def test_increment_fields_and_formats(lint_tree):
+    incs = INCREMENTS.replace("`Development Steps`: `DEV-002` `Acceptance`: `AC-002`", "`Acceptance`: `search works`")
+    pl = plan(cadence="INCREMENTAL", current="1", increments=incs)
+    files = tree(pl=pl)
+    [fields] = found(lint_tree, files, "SL822")
+    [steps] = found(lint_tree, files, "SL823")
+    [acs] = found(lint_tree, files, "SL824")
+    assert fields.line == steps.line == line_of(pl, "### Increment 2")
+    assert acs.line == line_of(pl, "`search works`")
+    good = tree(pl=plan(cadence="INCREMENTAL", current="1", increments=INCREMENTS))
+    for code in ("SL822", "SL823", "SL824"):
+        assert found(lint_tree, good, code) == []
+
+
+def test_increment_ready_outcome(lint_tree):
+    incs = INCREMENTS.replace("Search results are displayed.", "")
+    pl = plan(cadence="INCREMENTAL", current="1", increments=incs)
+    [f] = found(lint_tree, tree(pl=pl), "SL825")
+    assert (f.path, f.line) == (PLAN_PATH, line_of(pl, "### Increment 2"))
+    assert found(lint_tree, tree(pl=plan(cadence="INCREMENTAL", current="1", increments=INCREMENTS)), "SL825") == []
+
+
+def test_increment_unknown_step(lint_tree):
+    incs = INCREMENTS.replace("`Development Steps`: `DEV-002`", "`Development Steps`: `DEV-009`")
+    pl = plan(cadence="INCREMENTAL", current="1", increments=incs)
+    [f] = found(lint_tree, tree(pl=pl), "SL826")
+    assert (f.path, f.line) == (PLAN_PATH, line_of(pl, "`DEV-009`"))
+    assert found(lint_tree, tree(pl=plan(cadence="INCREMENTAL", current="1", increments=INCREMENTS)), "SL826") == []
+
+
+# -- Developer checkpoint gate ------------------------------------------------------
+
+CHECKPOINT_STATE = dict(ws="TESTING", kind="CHECKPOINT", frm="DEVELOPING", reason="Increment 1 ready.")
+
+
+def _cp_plan(**kw):
+    args = dict(cadence="INCREMENTAL", current="1", increments=INCREMENTS)
+    args.update(kw)
+    return plan(**args)
+
+
+@pytest.mark.parametrize("code", ["SL830", "SL831", "SL832", "SL833", "SL834"])
+def test_checkpoint_gate_passes(lint_tree, code):
+    assert found(lint_tree, tree(st=state(**CHECKPOINT_STATE), pl=_cp_plan()), code) == []
+
+
+def test_checkpoint_needs_approved_plan(lint_tree):
+    pl = _cp_plan(status="PROPOSED")
+    [f] = found(lint_tree, tree(st=state(**CHECKPOINT_STATE), pl=pl), "SL830")
+    assert (f.path, f.line) == (PLAN_PATH, line_of(pl, "`Status`: `PROPOSED`"))
+
+
+def test_checkpoint_needs_current_increment(lint_tree):
+    pl = _cp_plan(current="2")
+    [f] = found(lint_tree, tree(st=state(**CHECKPOINT_STATE), pl=pl), "SL831")
+    assert (f.path, f.line) == (PLAN_PATH, line_of(pl, "`Current Increment`"))
+
+
+def test_checkpoint_increment_defined(lint_tree):
+    st = state(**dict(CHECKPOINT_STATE, reason="Increment 3 ready."))
+    pl = _cp_plan(current="3")
+    [f] = found(lint_tree, tree(st=st, pl=pl), "SL832")
+    assert (f.path, f.line) == (PLAN_PATH, line_of(pl, "# Development Plan"))
+
+
+def test_checkpoint_steps_done_and_self_check(lint_tree):
+    first = STEP_DONE.replace("`Depends On`: `NONE`", "`Depends On`: `DEV-002`")
+    pl = _cp_plan(steps=(first, STEP_PENDING))
+    files = tree(st=state(**CHECKPOINT_STATE), pl=pl)
+    [done] = found(lint_tree, files, "SL833")
+    [check] = found(lint_tree, files, "SL834")
+    assert (done.path, done.line) == (PLAN_PATH, line_of(pl, "`PENDING`")) and "DEV-002" in done.message
+    assert (check.path, check.line) == (PLAN_PATH, line_of(pl, "### DEV-002"))
+
+
+def test_rules_tolerate_a_broken_plan(lint_tree):
+    pl = "<!-- STANDARDS\nArtifact: DEVELOPMENT\nCycle: " + CID + "\n-->\n\n# Plan\n\n### DEV-001\n\n`Depends On`:\n"
+    findings = lint_tree(tree(st=state(**CHECKPOINT_STATE), pl=pl), state=None)
+    assert not [f for f in findings if f.code.startswith("SL00")]

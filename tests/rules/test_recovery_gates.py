@@ -1,0 +1,100 @@
+"""Tests of rules/recovery_gates.py (SL880-SL885)."""
+
+from __future__ import annotations
+
+from .test_development_plan import (
+    INCREMENTS,
+    PLAN_PATH,
+    REPORT_PATH,
+    found,
+    line_of,
+    plan,
+    report,
+    state,
+    tree,
+)
+
+
+def suspended(n, frame, reason, purpose, target, drop=None):
+    fields = [
+        ("Recovery Frame", frame),
+        ("Recovery Reason", reason),
+        ("Purpose", purpose),
+        ("Target", target),
+        ("Assessed Inputs", "endpoint content"),
+        ("Next Action", "continue the assignment"),
+    ]
+    body = "\n".join(f"`{k}`: `{v}`" for k, v in fields if k != drop)
+    return f"### Suspended Assignment {n}\n\n{body}\n"
+
+
+# Tester corrects a VERIFICATION defect found while Developer worked (frame 1).
+TESTER_FIX = dict(ws="TESTING", kind="FAILURE", frm="DEVELOPING", ftype="VERIFICATION", reason="A defect.",
+                  frames=[("DEVELOPING", "TESTING", "VERIFICATION", "A defect.", "DEVELOPING", "NONE")])
+DEV_SAVED = suspended(1, "1", "A defect.", "DEVELOPMENT", "NONE")
+
+
+def test_suspended_fields(lint_tree):
+    pl = plan(notes=suspended(1, "1", "A defect.", "DEVELOPMENT", "NONE", drop="Recovery Reason"))
+    [f] = found(lint_tree, tree(st=state(**TESTER_FIX), pl=pl), "SL880")
+    assert (f.path, f.line) == (PLAN_PATH, line_of(pl, "### Suspended Assignment 1")) and "Recovery Reason" in f.message
+    assert found(lint_tree, tree(st=state(**TESTER_FIX), pl=plan(notes=DEV_SAVED)), "SL880") == []
+
+
+def test_suspended_values(lint_tree):
+    rp = report(purpose="CORRECTION", target="Fix", body="", evidence="x") + "\n" + suspended(1, "1", "A defect.", "INCREMENT", "NONE")
+    [f] = found(lint_tree, tree(pl=plan(), rp=rp), "SL885")
+    assert (f.path, f.line) == (REPORT_PATH, line_of(rp, "`Target`: `NONE`"))
+    ok = report(purpose="CORRECTION", target="Fix") + "\n" + suspended(1, "1", "A defect.", "INCREMENT", "Increment 1")
+    assert found(lint_tree, tree(pl=plan(), rp=ok), "SL885") == []
+
+
+NESTED = dict(ws="DEVELOPING", kind="FAILURE", frm="TESTING", ftype="IMPLEMENTATION", reason="A defect.",
+              frames=[("DEVELOPING", "TESTING", "VERIFICATION", "A defect.", "DEVELOPING", "NONE"),
+                      ("TESTING", "DEVELOPING", "IMPLEMENTATION", "A defect.", "TESTING", "NONE")])
+
+
+def test_scoped_recovery_needs_suspended_assignment(lint_tree):
+    rp = report(purpose="CORRECTION", target="Repair assertion") + "\n" + suspended(1, "2", "Another defect.", "CORRECTION", "Repair assertion")
+    [f] = found(lint_tree, tree(st=state(**NESTED), pl=plan(notes=DEV_SAVED), rp=rp), "SL881")
+    assert (f.path, f.line) == (REPORT_PATH, line_of(rp, "# Verification Report")) and "Frame 2" in f.message
+    ok = report(purpose="CORRECTION", target="Repair assertion") + "\n" + suspended(1, "2", "A defect.", "CORRECTION", "Repair assertion")
+    assert found(lint_tree, tree(st=state(**NESTED), pl=plan(notes=DEV_SAVED), rp=ok), "SL881") == []
+
+
+RESUMED = dict(ws="TESTING", kind="RESUME", frm="DEVELOPING", reason="Increment 1 ready.")
+
+
+def test_restore_suspended_assessment(lint_tree):
+    saved = suspended(1, "1", "A defect.", "INCREMENT", "Increment 1")
+    pl = plan(cadence="INCREMENTAL", current="1", increments=INCREMENTS)
+    rp = report(purpose="CORRECTION", target="Repair assertion") + "\n" + saved
+    [f] = found(lint_tree, tree(st=state(**RESUMED), pl=pl, rp=rp), "SL882")
+    assert (f.path, f.line) == (REPORT_PATH, line_of(rp, "`Assessment Purpose`"))
+    ok = report(purpose="INCREMENT", target="Increment 1") + "\n" + saved
+    assert found(lint_tree, tree(st=state(**RESUMED), pl=pl, rp=ok), "SL882") == []
+
+
+def test_scoped_correction_purpose(lint_tree):
+    rp = report(purpose="FULL", target="NONE")
+    [f] = found(lint_tree, tree(st=state(**TESTER_FIX), pl=plan(notes=DEV_SAVED), rp=rp), "SL883")
+    assert (f.path, f.line) == (REPORT_PATH, line_of(rp, "`Assessment Purpose`"))
+    ok = report(purpose="CORRECTION", target="Repair endpoint assertion")
+    assert found(lint_tree, tree(st=state(**TESTER_FIX), pl=plan(notes=DEV_SAVED), rp=ok), "SL883") == []
+
+
+def test_scoped_recovery_complete_report(lint_tree):
+    rp = report(status="COMPLETE", purpose="CORRECTION", target="Repair endpoint assertion")
+    [f] = found(lint_tree, tree(st=state(**TESTER_FIX), pl=plan(notes=DEV_SAVED), rp=rp), "SL884")
+    assert (f.path, f.line) == (REPORT_PATH, line_of(rp, "`COMPLETE`"))
+    ok = report(status="IN_PROGRESS", purpose="CORRECTION", target="Repair endpoint assertion")
+    assert found(lint_tree, tree(st=state(**TESTER_FIX), pl=plan(notes=DEV_SAVED), rp=ok), "SL884") == []
+
+
+def test_suspended_assignment_numbers(lint_tree):
+    notes = DEV_SAVED + "\n" + suspended(1, "2", "Another.", "DEVELOPMENT", "NONE")
+    pl = plan(notes=notes)
+    [f] = found(lint_tree, tree(pl=pl), "SL886")
+    assert (f.path, f.line) == (PLAN_PATH, line_of(pl, "### Suspended Assignment 1", 2))
+    ok = plan(notes=DEV_SAVED + "\n" + suspended(2, "2", "Another.", "DEVELOPMENT", "NONE"))
+    assert found(lint_tree, tree(pl=ok), "SL886") == []
