@@ -99,6 +99,9 @@ class LineIndex:
 _HEADING_RE = re.compile(r"^[ ]{0,3}(#{1,6})[ \t]*(.*?)(?:[ \t]+#+)?[ \t]*\r?$")
 _PROVENANCE_OPEN = "<!-- STANDARDS"
 _BLANK_LINE = re.compile(r"\n[ \t\r]*\n")
+# Conflict markers inside a comment or fenced block (the lexer sees those as
+# one token; git does not care, so neither do we).
+_INNER_CONFLICT = re.compile(r"^(?:(?:<{7}|>{7}|\|{7})[^\n]*|={7}(?=\r?$))", re.M)
 
 
 def _code_from_token(path: str, tok, index: LineIndex) -> Code:
@@ -212,6 +215,7 @@ class _Builder:
                 doc.conflicts.append(ConflictMarker(path, index.span(start, end), str(tok).rstrip("\r")))
             elif kind == "fence":
                 self.close_item()
+                self.inner_conflicts(str(tok), start)
             elif kind == "bullet":
                 self.close_item()
                 item = ListItem(path, index.span(start, end), str(tok).strip())
@@ -272,6 +276,14 @@ class _Builder:
                 if "\n" in str(value_tok):
                     pass
 
+    def inner_conflicts(self, raw: str, start: int) -> None:
+        text = self.doc.text
+        for m in _INNER_CONFLICT.finditer(raw):
+            s = start + m.start()
+            if s == 0 or text[s - 1] == "\n":
+                body = m.group(0).rstrip("\r")
+                self.doc.conflicts.append(ConflictMarker(self.path, self.index.span(s, s + len(body)), body))
+
     def heading(self, tok, start: int, end: int) -> None:
         doc = self.doc
         m = _HEADING_RE.match(str(tok))
@@ -299,6 +311,7 @@ class _Builder:
         closed = raw.endswith("-->") and len(raw) >= 7
         c = Comment(self.path, self.index.span(start, end), raw, closed)
         doc.comments.append(c)
+        self.inner_conflicts(raw, start)
         # Workflow Artifact Provenance: a record *begins with* the block, so
         # only a comment at the very start of the file (after a BOM) opens
         # one; a leading blank line means the file has no block.

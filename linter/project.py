@@ -19,6 +19,9 @@ STANDARDS_DIR = ".standards"
 STATE_PATH = ".standards/STATE.md"
 MODE_PATH = ".standards/MODE.md"
 DOCS_DIR = ".standards/docs"
+CONTEXT_PATH = ".standards/CONTEXT.md"
+# Files whose conflict markers stop every workflow role.
+CONFLICT_FILES = (STATE_PATH, MODE_PATH, CONTEXT_PATH)
 
 
 def find_root(start: str) -> Optional[str]:
@@ -130,6 +133,26 @@ class Project:
     @cached_property
     def mode_doc(self) -> Optional[Document]:
         return self.doc(MODE_PATH)
+
+    def conflicts(self, rel: str) -> list:
+        """Merge-conflict markers of a Markdown file (also inside comments
+        and fences), in order; empty when the file is absent."""
+        d = self.doc(rel)
+        if d is None:
+            return []
+        if len(d.conflicts) > 1:
+            d.conflicts.sort(key=lambda c: c.span.start)
+        return d.conflicts
+
+    @cached_property
+    def workflow_conflicted(self) -> bool:
+        """True while STATE.md, MODE.md or CONTEXT.md holds conflict markers.
+
+        Branches and merges: "While `.standards/` has unmerged files or
+        conflict markers, a workflow role stops [...] it never resolves the
+        conflict by choosing a side."  The workflow rules stand down then:
+        which side's values would they check?  SL110 reports the conflict."""
+        return any(self.conflicts(rel) for rel in CONFLICT_FILES)
 
     @cached_property
     def records(self):

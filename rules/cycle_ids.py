@@ -18,12 +18,11 @@ from standards_lint.rule import module_rules, report, rule
 
 STATE_PATH = ".standards/STATE.md"
 CYCLE_TOOL = "node .standards/bin/cycle.mjs new"
-CONFLICT_RE = re.compile(r"^(?:<{7}|={7}|>{7}|\|{7})(?:[ \t]|\r?$)", re.M)
 _STAMP = re.compile(r"-(\d{8}T\d{6}Z)-[0-9a-f]{8}$")
 
 
-def _id_field(st) -> Optional[Field]:
-    if st is None or st.doc.conflicts or CONFLICT_RE.search(st.doc.text):
+def _id_field(project, st) -> Optional[Field]:
+    if st is None or project.conflicts(st.path):
         return None
     aw = st.active_work
     if aw is None:
@@ -57,7 +56,7 @@ records with it).
     good_example="`Id`: `add-user-search-20260927T190146Z-7bef0f04`",
 )
 def cycle_id_form(project):
-    f = _id_field(project.state)
+    f = _id_field(project, project.state)
     if f is None or f.value == "UNSET" or CYCLE_ID_RE.match(f.value):
         return
     yield report((STATE_PATH, f.value_span),
@@ -89,7 +88,7 @@ reopened".
 )
 def cycle_id_reused(project):
     st = project.state
-    f = _id_field(st)
+    f = _id_field(project, st)
     if f is None or f.value == "UNSET":
         return
     ws = st.workflow_state
@@ -128,7 +127,7 @@ cycle ID yourself or reuse one."
     good_example="`Id`: `add-user-search-20261130T190146Z-7bef0f04`",
 )
 def cycle_id_timestamp(project):
-    f = _id_field(project.state)
+    f = _id_field(project, project.state)
     if f is None or not CYCLE_ID_RE.match(f.value):
         return
     m = _STAMP.search(f.value)

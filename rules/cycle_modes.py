@@ -62,13 +62,7 @@ INSTALLED_STATE = {"GREENFIELD": "SCOPING", "BROWNFIELD": "AUDITING"}
 def conflicted(project) -> bool:
     """True when STATE.md, MODE.md or CONTEXT.md holds merge-conflict markers:
     every workflow role stops there, so no workflow rule applies."""
-    from standards_lint.rules.runtime_files import CONFLICT_FILES, conflict_lines
-
-    for rel in CONFLICT_FILES:
-        text = project.text(rel)
-        if text is not None and any(True for _ in conflict_lines(text)):
-            return True
-    return False
+    return project.workflow_conflicted
 
 
 def state_of(project):

@@ -153,20 +153,8 @@ class _View:
 # Branches and merges: "While `.standards/` has unmerged files or conflict
 # markers, a workflow role stops ... it never resolves the conflict by choosing
 # a side."  The files every role reads first; markers there suspend these rules.
-_CONFLICT_FILES = (".standards/STATE.md", ".standards/MODE.md", ".standards/CONTEXT.md")
-_MARKERS = ("<<<<<<<", ">>>>>>>", "|||||||")
-
-
 def _has_conflict(project) -> bool:
-    for rel in _CONFLICT_FILES:
-        text = project.text(rel)
-        if text is None:
-            continue
-        for line in text.split("\n"):
-            body = line.rstrip("\r")
-            if body.startswith(_MARKERS) or body == "=======":
-                return True
-    return False
+    return project.workflow_conflicted
 
 
 def _view(project) -> Optional[_View]:

@@ -7,19 +7,17 @@ reports those) and about a missing MODE.md (SL101).
 
 from __future__ import annotations
 
-import re
 
 from standards_lint.protocol import PROJECT_MODES
 from standards_lint.rule import module_rules, report, rule
 
 MODE_PATH = ".standards/MODE.md"
 TITLE = "S.T.A.N.D.A.R.D.S. Project Mode"
-CONFLICT_RE = re.compile(r"^(?:<{7}|={7}|>{7}|\|{7})(?:[ \t]|\r?$)", re.M)
 
 
 def _mode_doc(project):
     doc = project.mode_doc
-    if doc is None or doc.conflicts or CONFLICT_RE.search(doc.text):
+    if doc is None or project.conflicts(doc.path):
         return None
     return doc
 

@@ -30,21 +30,17 @@ _DEV_MENTION_RE = re.compile(r"(?<![A-Za-z0-9#_-])DEV-\d+\b")
 # -- shared ----------------------------------------------------------------
 
 
-_CONFLICT_LINE_RE = re.compile(r"^(?:<{7}|>{7})(?: |$)", re.M)
 
 
 def _conflicted(project, rel: str) -> bool:
     """True when the file holds merge-conflict markers, even inside comments."""
-    d = project.doc(rel)
-    if d is None:
-        return False
-    return bool(d.conflicts) or bool(_CONFLICT_LINE_RE.search(d.text))
+    return bool(project.conflicts(rel))
 
 
 def _active_cycle(project) -> Optional[str]:
     """The active cycle's ID when STATE.md is usable and the cycle nonterminal."""
     st = project.state
-    if st is None or _conflicted(project, ".standards/STATE.md") or _conflicted(project, ".standards/MODE.md"):
+    if st is None or project.workflow_conflicted:
         return None
     ws = st.workflow_state
     cid = st.aw("Id")

@@ -284,7 +284,7 @@ def scoped_recovery_complete_report(project):
     name="suspended-assignment-numbers",
     section="Implementation and Verification Recovery Gates",
     summary="Suspended assignment entries use unique numbers within their artifact.",
-    explanation=f"""**What it does.** Reports a `### Suspended Assignment N` whose number was
+    explanation="""**What it does.** Reports a `### Suspended Assignment N` whose number was
 already used by an earlier entry of the same plan or report.
 
 **Why.**

@@ -11,7 +11,6 @@ through their fixed paths.
 
 from __future__ import annotations
 
-import re
 
 from typing import Optional
 
@@ -79,20 +78,16 @@ class _Cycle:
         return [], []
 
 
-_CONFLICT_LINE_RE = re.compile(r"^(?:<{7}|>{7})(?: |$)", re.M)
 
 
 def _conflicted(project, rel: str) -> bool:
     """True when the file holds merge-conflict markers, even inside comments."""
-    d = project.doc(rel)
-    if d is None:
-        return False
-    return bool(d.conflicts) or bool(_CONFLICT_LINE_RE.search(d.text))
+    return bool(project.conflicts(rel))
 
 
 def _cycle(project) -> Optional[_Cycle]:
     st = project.state
-    if st is None or _conflicted(project, ".standards/STATE.md") or _conflicted(project, ".standards/MODE.md"):
+    if st is None or project.workflow_conflicted:
         return None
     c = _Cycle(st)
     if not c.ws or c.ws in TERMINAL_STATES or not c.cid or c.cid in ("UNSET", "NONE"):

@@ -4,9 +4,7 @@ Closure, Sign-off Readiness and Freshness, Review Kinds)."""
 
 from __future__ import annotations
 
-import re
 
-from typing import Optional
 
 from standards_lint.protocol import TERMINAL_STATES, record_path
 from standards_lint.records import provenance_of
@@ -30,21 +28,17 @@ POLICIES = ("FULL_DELIVERABLE", "IMPLEMENTATION_REVIEWED")
 ELIGIBLE_NOT_NONE = ("User Choice", "Assessed Inputs", "Evidence", "Omitted Guarantees")
 
 
-_CONFLICT_LINE_RE = re.compile(r"^(?:<{7}|>{7})(?: |$)", re.M)
 
 
 def _conflicted(project, rel: str) -> bool:
     """True when the file holds merge-conflict markers, even inside comments."""
-    d = project.doc(rel)
-    if d is None:
-        return False
-    return bool(d.conflicts) or bool(_CONFLICT_LINE_RE.search(d.text))
+    return bool(project.conflicts(rel))
 
 
 def _active(project):
     """(state model, cycle id) of an active cycle whose STATE.md is usable, else None."""
     st = project.state
-    if st is None or _conflicted(project, ".standards/STATE.md") or _conflicted(project, ".standards/MODE.md"):
+    if st is None or project.workflow_conflicted:
         return None
     cid = st.aw("Id")
     ws = st.workflow_state

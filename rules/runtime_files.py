@@ -45,26 +45,10 @@ def runtime_file_missing(project):
 
 
 # Files in which a conflict marker stops every workflow role: the reference
-# checker looks only at these (line by line, comments included).
-CONFLICT_FILES = (".standards/STATE.md", ".standards/MODE.md", ".standards/CONTEXT.md")
+# checker looks only at these (comments included).
+from standards_lint.project import CONFLICT_FILES  # noqa: E402
 
-
-def conflict_lines(text: str):
-    """(line number, offset, marker line) of every line-start merge-conflict
-    marker: ``<<<<<<<``, ``|||||||``, ``>>>>>>>`` or a line of exactly
-    ``=======``.  Raw text, so markers inside HTML comments count too."""
-    offset = 0
-    for number, line in enumerate(text.split("\n"), start=1):
-        body = line.rstrip("\r")
-        if body.startswith(("<<<<<<<", ">>>>>>>", "|||||||")) or body == "=======":
-            yield number, offset, body
-        offset += len(line) + 1
-
-
-def _marker_span(number: int, offset: int, body: str):
-    from standards_lint.ast import Span
-
-    return Span(number, 1, number, len(body) + 1, offset, offset + len(body))
+_MARKER_HINTS = ("<<<<<<<", ">>>>>>>", "|||||||", "=======")
 
 
 @rule(
@@ -91,13 +75,11 @@ For STATE.md the user resolves it "by keeping exactly one cycle".
 )
 def merge_conflict(project):
     for rel in CONFLICT_FILES:
-        text = project.text(rel)
-        if text is None:
-            continue
-        for number, offset, body in conflict_lines(text):
+        for marker in project.conflicts(rel):
+            number, body = marker.span.line, marker.text
             suffix = " by keeping exactly one cycle" if rel == ".standards/STATE.md" else ""
             yield report(
-                (rel, _marker_span(number, offset, body)),
+                marker,
                 f"has an unresolved merge conflict (`{body}` on line {number}). "
                 f"Stop and ask the user to resolve it{suffix}.",
             )
@@ -132,11 +114,13 @@ def record_merge_conflict(project):
         if not rel.startswith(".standards/") or rel in CONFLICT_FILES:
             continue
         text = project.text(rel)
-        if text is None:
+        # Only a file that could hold a marker is parsed for one.
+        if text is None or not any(h in text for h in _MARKER_HINTS):
             continue
-        for number, offset, body in conflict_lines(text):
+        for marker in project.conflicts(rel):
+            number, body = marker.span.line, marker.text
             yield report(
-                (rel, _marker_span(number, offset, body)),
+                marker,
                 f"has an unresolved merge conflict (`{body}` on line {number}). "
                 "Stop and ask the user to resolve it; never resolve it by choosing a side.",
             )

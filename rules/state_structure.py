@@ -65,16 +65,13 @@ ENUMS = {
 }
 
 _BLANK_LINE = re.compile(r"\n[ \t]*\r?\n")
-# Git conflict markers at the start of a line, wherever they are (also inside
-# an HTML comment, where the parser does not see them).
-CONFLICT_RE = re.compile(r"^(?:<{7}|={7}|>{7}|\|{7})(?:[ \t]|\r?$)", re.M)
 
 
 # -- helpers ------------------------------------------------------------------
 def _state(project):
     """The STATE.md model, or None when absent, unreadable or conflicted."""
     st = project.state
-    if st is None or st.doc.conflicts or CONFLICT_RE.search(st.doc.text):
+    if st is None or project.conflicts(st.path):
         return None
     return st
 
