@@ -39,13 +39,12 @@ from .ast import (
     ListItem,
     Node,
     Prose,
-    Provenance,
-    ProvenanceEntry,
     Span,
 )
 from .findings import Edit, Finding, Fix
 from .hookspecs import hookimpl, hookspec
 from .project import Project
+from .provenance import Provenance, ProvenanceLine
 from .protocol import (
     ARTIFACT_TYPES,
     CYCLE_ID_RE,
@@ -82,7 +81,7 @@ __all__ = [
     "Project",
     "Prose",
     "Provenance",
-    "ProvenanceEntry",
+    "ProvenanceLine",
     "REVIEW_KINDS",
     "Record",
     "Rule",

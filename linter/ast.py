@@ -62,28 +62,6 @@ class Comment(Node):
 
 
 @attrs.define(eq=False)
-class ProvenanceEntry(Node):
-    key: str
-    value: str
-
-
-@attrs.define(eq=False)
-class Provenance(Node):
-    """The ``<!-- STANDARDS`` block at the top of a record."""
-
-    entries: list[ProvenanceEntry] = attrs.Factory(list)
-    # (message, span) pairs for malformed content; empty when well formed.
-    errors: list[tuple[str, Span]] = attrs.Factory(list)
-    closed: bool = True
-
-    def get(self, key: str) -> Optional[ProvenanceEntry]:
-        for entry in self.entries:
-            if entry.key == key:
-                return entry
-        return None
-
-
-@attrs.define(eq=False)
 class ConflictMarker(Node):
     text: str
 
@@ -156,7 +134,8 @@ class Document(Node):
     codes: list[Code] = attrs.Factory(list)
     fields: list[Field] = attrs.Factory(list)
     prose: list[Prose] = attrs.Factory(list)
-    provenance: Optional[Provenance] = None
+    # The provenance block the file begins with (standards_lint.provenance.Provenance).
+    provenance: Optional[object] = None
     # Places where parsing failed: (message, span).
     errors: list[tuple[str, Span]] = attrs.Factory(list)
 

@@ -21,8 +21,6 @@ from .ast import (
     Heading,
     ListItem,
     Prose,
-    Provenance,
-    ProvenanceEntry,
     Span,
 )
 
@@ -316,49 +314,7 @@ class _Builder:
         # only a comment at the very start of the file (after a BOM) opens
         # one; a leading blank line means the file has no block.
         at_start = start == 0 or doc.text[:start] == "\ufeff"
-        if was_first and at_start and doc.provenance is None and _is_provenance_open(raw):
-            if not closed:
-                # Take the block's lines up to the first blank line.
-                rest = doc.text[start:]
-                stop = re.search(r"\n[ \t]*\r?\n", rest)
-                raw = rest[: stop.start()] if stop else rest
-            doc.provenance = _parse_provenance(self.path, raw, start, self.index, closed)
+        if was_first and at_start and doc.provenance is None:
+            from .provenance import parse_block
 
-
-def _is_provenance_open(raw: str) -> bool:
-    if not raw.startswith(_PROVENANCE_OPEN):
-        return False
-    rest = raw[len(_PROVENANCE_OPEN):]
-    return rest == "" or rest[0] in "\r\n \t-"
-
-
-def _parse_provenance(path: str, raw: str, start: int, index: LineIndex, closed: bool) -> Provenance:
-    prov = Provenance(path, index.span(start, start + len(raw)), closed=closed)
-    if not closed:
-        first_line_end = raw.find("\n")
-        end = start + (first_line_end if first_line_end != -1 else len(raw))
-        prov.errors.append(("the provenance block is never closed with `-->`", index.span(start, end)))
-    body_start = len(_PROVENANCE_OPEN)
-    body = raw[body_start: len(raw) - 3] if closed else raw[body_start:]
-    offset = start + body_start
-    seen: dict[str, ProvenanceEntry] = {}
-    for line in body.split("\n"):
-        line_start = offset
-        offset += len(line) + 1
-        content = line.rstrip("\r")
-        stripped = content.strip()
-        if not stripped:
-            continue
-        lead = len(content) - len(content.lstrip())
-        s = index.span(line_start + lead, line_start + lead + len(stripped))
-        key, sep, value = stripped.partition(":")
-        if not sep or key.strip() not in ("Artifact", "Cycle", "ReviewKind") or key != key.strip():
-            prov.errors.append((f"unexpected provenance line `{stripped}`", s))
-            continue
-        entry = ProvenanceEntry(path, s, key, value.strip())
-        if key in seen:
-            prov.errors.append((f"`{key}` appears twice in the provenance block", s))
-            continue
-        seen[key] = entry
-        prov.entries.append(entry)
-    return prov
+            doc.provenance = parse_block(self.path, doc.text)

@@ -154,6 +154,21 @@ class Project:
         which side's values would they check?  SL110 reports the conflict."""
         return any(self.conflicts(rel) for rel in CONFLICT_FILES)
 
+    def provenance(self, rel: str):
+        """The provenance block *rel* begins with (parsed from the start of
+        the file only), or None."""
+        cache = self.__dict__.setdefault("_provenance", {})
+        if rel not in cache:
+            d = self._docs.get(rel)
+            if d is not None:
+                cache[rel] = d.provenance
+            else:
+                from .provenance import OPEN, parse_block
+
+                text = self.text(rel)
+                cache[rel] = parse_block(rel, text) if text is not None and text.startswith(OPEN) else None
+        return cache[rel]
+
     @cached_property
     def records(self):
         """Every valid STANDARDS record (see :mod:`standards_lint.records`)."""

@@ -11,9 +11,9 @@ from typing import Optional
 
 import attrs
 
-from .ast import Document, Provenance
-from .parser import parse_markdown
-from .protocol import ARTIFACT_TYPES, CYCLE_ID_RE, REVIEW_KINDS, record_path
+from .ast import Document
+from .protocol import record_path
+from .provenance import Provenance, scanned
 
 
 @attrs.define(eq=False)
@@ -36,48 +36,24 @@ class Record:
 
 
 def provenance_of(doc: Document) -> Optional[tuple[str, str, Optional[str]]]:
-    """(artifact, cycle, review kind) when the document has a well-formed,
-    valid provenance block; otherwise None."""
+    """(artifact, cycle, review kind) when the document begins with a valid
+    provenance block; otherwise None."""
     prov = doc.provenance
-    if prov is None or prov.errors or not prov.closed:
+    if prov is None or not prov.valid:
         return None
-    art = prov.get("Artifact")
-    cyc = prov.get("Cycle")
-    kind = prov.get("ReviewKind")
-    if art is None or cyc is None or art.value not in ARTIFACT_TYPES:
-        return None
-    if not CYCLE_ID_RE.match(cyc.value):
-        return None
-    if art.value == "REVIEW":
-        if kind is None or kind.value not in REVIEW_KINDS:
-            return None
-        return art.value, cyc.value, kind.value
-    if kind is not None:
-        return None
-    return art.value, cyc.value, None
-
-
-_OPEN = "<!-- STANDARDS"
+    return prov.artifact, prov.cycle, prov.review_kind
 
 
 def inventory(project) -> list[Record]:
     """Every Markdown file of the project that is a valid STANDARDS record.
 
-    A record *begins with* its provenance block, so a file whose text does
-    not start with ``<!-- STANDARDS`` is never parsed here."""
+    A record *begins with* its provenance block, so only the start of each
+    file is parsed here; the whole record is parsed when a rule asks."""
     out = []
     for rel in project.markdown_files:
-        text = project.text(rel)
-        if text is None or not (text.startswith(_OPEN) or text.startswith("\ufeff" + _OPEN)):
+        if not scanned(rel):
             continue
-        doc = project._docs.get(rel)
-        if doc is None:
-            # Parse only the block: up to its closing `-->` or a blank line.
-            stop = text.find("-->")
-            blank = text.find("\n\n")
-            cut = min(x for x in (stop + 3 if stop != -1 else len(text), blank if blank != -1 else len(text)))
-            doc = parse_markdown(text[:cut], rel)
-        p = provenance_of(doc)
-        if p is not None:
-            out.append(Record(rel, p[0], p[1], p[2], doc.provenance, project))
+        prov = project.provenance(rel)
+        if prov is not None and prov.valid:
+            out.append(Record(rel, prov.artifact, prov.cycle, prov.review_kind, prov, project))
     return out

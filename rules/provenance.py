@@ -22,154 +22,15 @@ the installed runtime under ``.standards/`` (cycle records under
 
 from __future__ import annotations
 
-import re
 from typing import Optional
 
-import attrs
-
-from standards_lint.ast import Span
-from standards_lint.parser import LineIndex
-from standards_lint.protocol import ARTIFACT_TYPES, REVIEW_KINDS, TERMINAL_STATES, record_path
+from standards_lint.provenance import label, scanned
+from standards_lint.protocol import TERMINAL_STATES, record_path
 from standards_lint.rule import module_rules, report, rule
 
-OPEN = "<!-- STANDARDS"
-KEYS = ("Artifact", "Cycle", "ReviewKind")
-_LINE_RE = re.compile(r"^(Artifact|Cycle|ReviewKind):[ \t]*(\S+)$")
-# A cycle ID in a block: one token of letters, digits, `.`, `_` or `-`.  (The
-# strict generated form is checked on Active Work.Id; a block naming another
-# cycle in an older form is still a record of that cycle.)
-_CYCLE_TOKEN_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 COLLISION = "Treat it as a collision: leave it unchanged and ask the user how to resolve it."
 # Records whose header shows `Cycle` (and `ReviewKind` in a review report).
 HEADER_CYCLE_TYPES = ("DEVELOPMENT", "VERIFICATION", "REVIEW", "DOCUMENTATION", "SYNCHRONIZATION")
-
-
-@attrs.define(eq=False)
-class BlockLine:
-    key: str
-    value: str
-    span: Span  # the whole line
-    value_span: Span
-
-
-@attrs.define(eq=False)
-class Block:
-    """A provenance block at the start of a file."""
-
-    path: str
-    span: Span  # the opening line
-    lines: list = attrs.Factory(list)  # BlockLine, first occurrence of each key
-    errors: list = attrs.Factory(list)  # (detail, span)
-    closed: bool = False
-
-    def get(self, key: str) -> Optional[BlockLine]:
-        for line in self.lines:
-            if line.key == key:
-                return line
-        return None
-
-    @property
-    def valid(self) -> bool:
-        return not self.errors
-
-    @property
-    def artifact(self) -> Optional[str]:
-        line = self.get("Artifact")
-        return line.value if line else None
-
-    @property
-    def cycle(self) -> Optional[str]:
-        line = self.get("Cycle")
-        return line.value if line else None
-
-    @property
-    def review_kind(self) -> Optional[str]:
-        line = self.get("ReviewKind")
-        return line.value if line else None
-
-    @property
-    def label(self) -> str:
-        """``VERIFICATION`` or ``REVIEW IMPLEMENTATION``."""
-        return label(self.artifact, self.review_kind)
-
-
-def label(artifact: str, kind: Optional[str] = None) -> str:
-    return f"{artifact} {kind}" if artifact == "REVIEW" and kind else artifact
-
-
-def parse_block(path: str, text: str) -> Optional[Block]:
-    """The provenance block *text* begins with, or None when it has none."""
-    if text.startswith("\ufeff"):
-        text = text[1:]  # offsets then count from after the BOM, as the project decodes
-    if not text.startswith(OPEN):
-        return None
-    index = LineIndex(text)
-    raw_lines = text.split("\n")
-    first = raw_lines[0].rstrip("\r")
-    rest = first[len(OPEN):]
-    if rest and not rest[0].isspace() and not rest.startswith("-"):
-        return None  # `<!-- STANDARDSX`: some other comment
-    block = Block(path, index.span(0, len(first)))
-    # (content, offset of the content) of every line after the opener; text
-    # after `<!-- STANDARDS` on the first line counts as a line of its own.
-    candidates = []
-    opener_rest = rest.strip()
-    if opener_rest:
-        candidates.append((opener_rest, len(OPEN) + rest.index(opener_rest)))
-    offset = len(raw_lines[0]) + 1
-    for raw in raw_lines[1:]:
-        body = raw.rstrip("\r")
-        candidates.append((body.strip(), offset + len(body) - len(body.lstrip())))
-        offset += len(raw) + 1
-    seen: set[str] = set()
-    for stripped, start in candidates:
-        if stripped == "":
-            break  # a blank line ends the block: it was never closed
-        closes = stripped.endswith("-->")
-        content = stripped[:-3].rstrip() if closes else stripped
-        if content:
-            span = index.span(start, start + len(content))
-            m = _LINE_RE.match(content)
-            if m is None or (m.group(1) == "Cycle" and not _CYCLE_TOKEN_RE.match(m.group(2))):
-                block.errors.append((f"unexpected provenance line `{content}`", span))
-            else:
-                key, value = m.group(1), m.group(2)
-                vstart = start + m.start(2)
-                if key in seen:
-                    block.errors.append((f"`{key}` appears twice in the provenance block", span))
-                else:
-                    seen.add(key)
-                    block.lines.append(BlockLine(key, value, span, index.span(vstart, vstart + len(value))))
-        if closes:
-            block.closed = True
-            break
-    if not block.closed:
-        block.errors.append(("the provenance block is never closed with `-->`", block.span))
-    art, cyc, kind = block.get("Artifact"), block.get("Cycle"), block.get("ReviewKind")
-    # A missing line is only worth a word when every line was readable and
-    # the block closed; otherwise the defect above already explains it.
-    complete = block.closed and not block.errors
-    if art is None:
-        if complete:
-            block.errors.append(("it has no `Artifact` line", block.span))
-    elif art.value not in ARTIFACT_TYPES:
-        block.errors.append((f"unknown Artifact `{art.value}`", art.value_span))
-    elif art.value == "REVIEW":
-        if kind is not None and kind.value not in REVIEW_KINDS or kind is None and complete:
-            where = kind.value_span if kind is not None else art.span
-            block.errors.append(
-                ("a REVIEW block needs `ReviewKind: IMPLEMENTATION` or `ReviewKind: FINAL_DELIVERABLE`", where)
-            )
-    elif kind is not None:
-        block.errors.append(("only REVIEW blocks may have `ReviewKind`", kind.span))
-    if cyc is None and complete:
-        block.errors.append(("it has no `Cycle` line", block.span))
-    return block
-
-
-def scanned(rel: str) -> bool:
-    """Files inspected for provenance: everything but the installed runtime."""
-    return not rel.startswith(".standards/") or rel.startswith(".standards/docs/")
 
 
 def blocks(project) -> dict:
@@ -181,10 +42,7 @@ def blocks(project) -> dict:
     for rel in project.markdown_files:
         if not scanned(rel) or project.kind(rel) != "file":
             continue
-        text = project.text(rel)
-        if text is None:
-            continue
-        b = parse_block(rel, text)
+        b = project.provenance(rel)
         if b is not None:
             out[rel] = b
     project._sl6_blocks = out

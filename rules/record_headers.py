@@ -62,7 +62,7 @@ def _is_template(value: str) -> bool:
 
 def _body(doc) -> tuple[str, int]:
     """The record's text after its provenance block, and that block's end offset."""
-    start = doc.provenance.span.end if doc.provenance is not None else 0
+    start = doc.provenance.extent.end if doc.provenance is not None else 0
     return doc.text, start
 
 

@@ -23,9 +23,9 @@ from standards_lint.rules.provenance import (
     FIXED,
     blocks,
     current_cycle,
-    label,
     placement,
 )
+from standards_lint.provenance import label
 
 # The plan's fixed path is also named by Active Work.Development, which is
 # where a wrong file there is reported (SL641/SL642).

@@ -75,8 +75,9 @@ def test_provenance_block():
     text = "<!-- STANDARDS\nArtifact: REVIEW\nCycle: c-20260101T000000Z-0a1b2c3d\nReviewKind: IMPLEMENTATION\n-->\n\n# R\n"
     doc = parse_markdown(text, "r.md")
     prov = doc.provenance
-    assert prov is not None and prov.closed and not prov.errors
-    assert [(e.key, e.value, e.span.line) for e in prov.entries] == [
+    assert prov is not None and prov.closed and not prov.errors and prov.valid
+    assert (prov.extent.line, prov.extent.end_line) == (1, 5)
+    assert [(e.key, e.value, e.span.line) for e in prov.lines] == [
         ("Artifact", "REVIEW", 2),
         ("Cycle", "c-20260101T000000Z-0a1b2c3d", 3),
         ("ReviewKind", "IMPLEMENTATION", 4),
