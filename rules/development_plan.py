@@ -16,7 +16,7 @@ import weakref
 from typing import Iterator, Optional
 
 from standards_lint.ast import Container, Document, Field, Span
-from standards_lint.protocol import CYCLE_ID_RE, TERMINAL_STATES, record_path
+from standards_lint.protocol import CYCLE_ID_RE, ROUTE_STANDARD_BROWNFIELD, TERMINAL_STATES, record_path
 from standards_lint.records import provenance_of
 from standards_lint.rule import module_rules, report, rule
 
@@ -33,14 +33,7 @@ POSITIVE_RE = re.compile(r"^[1-9]\d*$")
 REASON_INCREMENT_RE = re.compile(r"\bIncrement (\d+)\b")
 
 # States after DEVELOPING on the implementation routes.
-_AFTER_DEVELOPING = (
-    "TESTING",
-    "REVIEWING_IMPLEMENTATION",
-    "DOCUMENTING",
-    "REVIEWING_FINAL",
-    "SYNCHRONIZING",
-    "AWAITING_USER_SIGNOFF",
-)
+_AFTER_DEVELOPING = ROUTE_STANDARD_BROWNFIELD[ROUTE_STANDARD_BROWNFIELD.index("DEVELOPING") + 1:]
 REVIEWER_OR_LATER = _AFTER_DEVELOPING[1:]
 
 
@@ -624,17 +617,20 @@ Contradictory cadence values are defects (Verification Cadence).
     good_example="`Verification Cadence`: `AFTER_IMPLEMENTATION` `Current Increment`: `NONE`",
 )
 def after_implementation_current_increment(project):
+    plan = load_plan(project)
+    if plan is not None and plan.cadence == "AFTER_IMPLEMENTATION":
+        yield from _current_increment_must_be_none(plan, "The cadence is AFTER_IMPLEMENTATION")
+
+
+def _current_increment_must_be_none(plan, because: str):
     from standards_lint.rule import replace
 
-    plan = load_plan(project)
-    if plan is None or plan.cadence != "AFTER_IMPLEMENTATION":
-        return
     f = one_field(plan.header, "Current Increment")
     if f is None or f.value.strip() == "NONE":
         return
     yield report(
         (plan.path, f.value_span),
-        f"The cadence is AFTER_IMPLEMENTATION, so `Current Increment` must be `NONE`, not `{f.value}`.",
+        f"{because}, so `Current Increment` must be `NONE`, not `{f.value}`.",
         fix=replace(plan.path, f.value_span, "NONE", description="Set Current Increment to NONE"),
     )
 
@@ -658,19 +654,9 @@ def after_implementation_current_increment(project):
     good_example="`Status`: `COMPLETE` `Verification Cadence`: `INCREMENTAL` `Current Increment`: `NONE`",
 )
 def complete_plan_current_increment(project):
-    from standards_lint.rule import replace
-
     plan = load_plan(project)
-    if plan is None or plan.status != "COMPLETE":
-        return
-    f = one_field(plan.header, "Current Increment")
-    if f is None or f.value.strip() == "NONE":
-        return
-    yield report(
-        (plan.path, f.value_span),
-        f"The plan is COMPLETE, so `Current Increment` must be `NONE`, not `{f.value}`.",
-        fix=replace(plan.path, f.value_span, "NONE", description="Set Current Increment to NONE"),
-    )
+    if plan is not None and plan.status == "COMPLETE":
+        yield from _current_increment_must_be_none(plan, "The plan is COMPLETE")
 
 
 @rule(

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from standards_lint.provenance import label, scanned
+from standards_lint.provenance import scanned
 from standards_lint.protocol import TERMINAL_STATES, record_path
 from standards_lint.rule import module_rules, report, rule
 

@@ -14,7 +14,6 @@ the user keeps exactly one side.
 
 from __future__ import annotations
 
-import re
 from typing import Optional
 
 from standards_lint.ast import Container, Field, ListItem
@@ -31,25 +30,11 @@ from standards_lint.protocol import (
     WORKFLOW_STATES,
 )
 from standards_lint.rule import module_rules, replace, report, rule
+from standards_lint.state import ACTIVE_WORK_FIELDS, HANDOFF_FIELDS, HEADER_FIELDS, SECTIONS
 
 STATE_PATH = ".standards/STATE.md"
 TITLE = "S.T.A.N.D.A.R.D.S. Workflow State"
 
-HEADER_FIELDS = ("WorkflowState", "CycleMode", "PendingCycleMode", "PendingCycleRequest", "PendingCycleBlockedOn")
-ACTIVE_WORK_FIELDS = (
-    "Id",
-    "Request",
-    "CompletionPolicy",
-    "Scope",
-    "Architecture",
-    "Development",
-    "PromotionReason",
-    "AuditTarget",
-    "BlockedOn",
-    "PendingVerificationCadence",
-)
-HANDOFF_FIELDS = ("Kind", "From", "FailureType", "Reason")
-SECTIONS = ("Active Work", "Handoff", "Recovery", "Outstanding Obligations")
 BOOLEANS = ("true", "false")
 
 # Fields whose value is one of a fixed set (Cycle Modes, Workflow States,
@@ -64,7 +49,6 @@ ENUMS = {
     ("Outstanding Obligations", "Active"): BOOLEANS,
 }
 
-_BLANK_LINE = re.compile(r"\n[ \t]*\r?\n")
 
 
 # -- helpers ------------------------------------------------------------------
@@ -76,32 +60,12 @@ def _state(project):
     return st
 
 
-def _item_end(text: str, item: ListItem) -> int:
-    """Where a list item really ends: at the first blank line after its start.
-
-    (The core parser does not close list items at blank lines, so fields that
-    follow a list after a blank line land in its last item.)
-    """
-    m = _BLANK_LINE.search(text, item.span.start)
-    return m.start() if m else len(text)
-
-
-def _own_fields(text: str, item: ListItem) -> list[Field]:
-    stop = _item_end(text, item)
-    return [f for f in item.fields if f.span.start < stop]
-
-
 def _fields(st, container: Optional[Container], name: str) -> list[Field]:
-    """Every top-level occurrence of *name* in *container*, in text order,
-    including fields the parser wrongly put into a preceding list item."""
+    """Every occurrence of *name* among *container*'s own fields (not those
+    of its list items), in text order."""
     if container is None:
         return []
-    text = st.doc.text
-    found = list(container.all_fields(name))
-    for item in container.items:
-        stop = _item_end(text, item)
-        found.extend(f for f in item.fields if f.name == name and f.span.start >= stop)
-    return sorted(found, key=lambda f: f.span.start)
+    return container.all_fields(name)
 
 
 def _one(st, container: Optional[Container], name: str) -> Optional[Field]:
@@ -529,12 +493,11 @@ def _baseline(st):
 
 def _entries(st, f: Field) -> list[tuple[ListItem, list[Field]]]:
     aw = st.section("Active Work")
-    text = st.doc.text
     out = []
     for item in aw.items:
         if item.span.start <= f.span.start:
             continue
-        out.append((item, _own_fields(text, item)))
+        out.append((item, list(item.fields)))
     return out
 
 
@@ -755,8 +718,7 @@ def baseline_duplicate_source(project):
         line_start = text.rfind("\n", 0, start) + 1
         if not text[line_start:start].strip():
             start = line_start
-        end = _item_end(text, item)
-        end = max(end, max(f.span.end for f in _own_fields(text, item)))
+        end = max([item.span.end] + [f.span.end for f in item.fields])
         nl = text.find("\n", end)
         end = len(text) if nl == -1 else nl + 1
         fix = Fix((Edit(STATE_PATH, start, end, ""),), "unsafe", "Remove the repeated entry")
