@@ -67,16 +67,31 @@ def generate_cycles(root: Path, case: dict, n: int) -> int:
     return count
 
 
-def time_cli(root: Path, runs: int) -> dict:
+def _cli() -> list[str]:
+    """The installed console script itself (not a version-manager shim)."""
+    script = Path(sys.executable).with_name("standards-lint")
+    if script.exists():
+        return [str(script)]
     exe = shutil.which("standards-lint")
-    cmd = [exe] if exe else [sys.executable, "-m", "standards_lint"]
+    return [exe] if exe else [sys.executable, "-m", "standards_lint"]
+
+
+# Cold runs as a user has them: bytecode may be written (some sandboxes set
+# PYTHONDONTWRITEBYTECODE, which makes every run recompile every module).
+ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
+def time_cli(root: Path, runs: int) -> dict:
+    """Median wall time of cold CLI runs (a fresh process each time)."""
+    cmd = _cli()
+    subprocess.run([*cmd, str(root), "--format", "json"], capture_output=True, env=ENV)  # bytecode, caches
     walls = []
     peak = 0
     out = None
     for _ in range(runs):
         before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
         t = time.perf_counter()
-        proc = subprocess.run([*cmd, str(root), "--format", "json"], capture_output=True, text=True)
+        proc = subprocess.run([*cmd, str(root), "--format", "json"], capture_output=True, text=True, env=ENV)
         walls.append(time.perf_counter() - t)
         peak = max(peak, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, before)
         if proc.returncode not in (0, 1):
@@ -117,7 +132,6 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         real = Path(tmp) / "mcp-latest"
         write(real, case["files"])
-        subprocess.run([sys.executable, "-m", "standards_lint", str(real)], capture_output=True)  # warm grammar cache
         results["mcp-latest"] = time_cli(real, args.runs)
         results["mcp-latest"]["in_process_s"] = in_process(real, args.runs)
         big = Path(tmp) / f"cycles-{args.cycles}"

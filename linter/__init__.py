@@ -2,6 +2,21 @@
 
 __version__ = "0.1.0"
 
+
+
+def cache_dir() -> str:
+    """Where standards-lint keeps its caches (grammar tables, entry points):
+    $STANDARDS_LINT_CACHE_DIR, else $XDG_CACHE_HOME/standards-lint, else
+    ~/.cache/standards-lint."""
+    import os
+
+    explicit = os.environ.get("STANDARDS_LINT_CACHE_DIR")
+    if explicit:
+        return explicit
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "standards-lint")
+
+
 # Where the project and its rule pages live (SARIF informationUri / helpUri).
 HOMEPAGE = "https://github.com/standards-lint/standards-lint"
 RULE_DOCS = HOMEPAGE + "/blob/main/docs/rules/{code}.md"

@@ -72,9 +72,31 @@ def index_page(rules: list[Rule]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def linter_code_page(code: str) -> str:
+    from .engine import LINTER_CODES
+
+    name, severity, summary = LINTER_CODES[code]
+    return "\n".join([
+        f"# {code}: {name}",
+        "",
+        "- **Protocol section:** none (reported by standards-lint itself)",
+        f"- **Default severity:** {severity}",
+        "- **Fix:** none",
+        "",
+        summary,
+        "",
+        "The run goes on: every other file and rule is still checked. "
+        "These findings are always reported, whatever the selection.",
+        "",
+    ])
+
+
 def generate_docs(out_dir: str, rules: list[Rule]) -> dict[str, str]:
     """The pages of ``docs/rules/`` as {filename: text}; written when out_dir is given."""
+    from .engine import LINTER_CODES
+
     pages = {f"{r.code}.md": rule_page(r) for r in rules}
+    pages.update({f"{code}.md": linter_code_page(code) for code in LINTER_CODES})
     pages["README.md"] = index_page(rules)
     if out_dir:
         os.makedirs(out_dir, exist_ok=True)
@@ -88,9 +110,13 @@ def generate_docs(out_dir: str, rules: list[Rule]) -> dict[str, str]:
 
 
 def builtin_rules() -> list[Rule]:
+    """The rules of the built-in plugins (``standards_lint.rules.*``) and the
+    linter's own codes' rules, whatever else is installed."""
     from .engine import load_registry
 
-    return [r for r in load_registry().rules if r.plugin and not r.plugin.startswith("tests.")]
+    reg = load_registry()
+    builtin = {p.name for p in reg.plugins if p.module.startswith("standards_lint.rules.")}
+    return [r for r in reg.rules if r.plugin in builtin]
 
 
 def run_subcommand(name: str, argv: list[str]) -> int:

@@ -6,8 +6,6 @@ Command-line options win over the file.
 
 from __future__ import annotations
 
-import difflib
-import fnmatch
 import os
 from typing import Any, Optional
 
@@ -68,6 +66,8 @@ def _longest(code: str, prefixes: list[str]) -> int:
 
 
 def _glob(path: str, pattern: str) -> bool:
+    import fnmatch
+
     pattern = pattern.rstrip("/")
     return fnmatch.fnmatchcase(path, pattern) or fnmatch.fnmatchcase(path, pattern + "/*") or (
         "/" not in pattern and fnmatch.fnmatchcase(path.rsplit("/", 1)[-1], pattern)
@@ -107,6 +107,8 @@ def find_config(root: str) -> Optional[tuple[str, dict]]:
 
 
 def _suggest(word: str, choices) -> str:
+    import difflib
+
     near = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.5)
     return f"; did you mean `{near[0]}`?" if near else ""
 

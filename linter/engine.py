@@ -22,6 +22,16 @@ INTERNAL_ERROR = "SL001"
 UNREADABLE = "SL002"
 PARSE_ERROR = "SL003"
 PLUGIN_ERROR = "SL004"
+UNUSED_SUPPRESSION = "SL005"
+
+# The linter's own codes: code -> (name, severity, summary).
+LINTER_CODES = {
+    INTERNAL_ERROR: ("internal-error", "error", "A rule raised an exception; the run went on without it."),
+    UNREADABLE: ("unreadable-file", "error", "A file could not be read or is not valid UTF-8."),
+    PARSE_ERROR: ("parse-error", "error", "A file could not be parsed."),
+    PLUGIN_ERROR: ("plugin-error", "error", "A plugin failed to load, rejected its options, or declared a colliding code."),
+    UNUSED_SUPPRESSION: ("unused-suppression", "warning", "An inline suppression comment silences nothing."),
+}
 
 
 @attrs.define
@@ -89,9 +99,10 @@ def _entry_points() -> list[_EntryPoint]:
     """
     import json
     import os
-    import tempfile
 
-    cache_dir = os.environ.get("STANDARDS_LINT_CACHE_DIR") or os.path.join(tempfile.gettempdir(), "standards-lint-cache")
+    from . import cache_dir as _cache_dir
+
+    cache_dir = _cache_dir()
     cache = os.path.join(cache_dir, f"entry-points-{_entry_point_cache_key()}.json")
     try:
         with open(cache, encoding="utf-8") as fh:

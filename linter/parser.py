@@ -8,6 +8,7 @@ processes, so a run pays for grammar construction at most once.
 from __future__ import annotations
 
 import bisect
+import os
 import re
 from typing import Optional
 
@@ -27,50 +28,44 @@ from .ast import (
 _PARSER = None
 
 
-def _grammar_text() -> str:
-    from importlib import resources
+_GRAMMAR_PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "grammar", "markdown.lark")
 
-    return resources.files("standards_lint.grammar").joinpath("markdown.lark").read_text("utf-8")
+
+def _grammar_path() -> str:
+    """The grammar file: ``standards_lint/grammar/markdown.lark`` when
+    installed, ``grammar/markdown.lark`` beside ``linter/`` in a checkout."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    installed = os.path.join(here, "grammar", "markdown.lark")
+    return installed if os.path.exists(installed) else _GRAMMAR_PATH
+
+
+def _grammar_text() -> str:
+    with open(_grammar_path(), encoding="utf-8") as fh:
+        return fh.read()
 
 
 def get_parser():
-    """The process-wide LALR parser (built lazily, cached by Lark on disk)."""
+    """The process-wide LALR parser, built on first use.  Lark's cache keeps
+    the tables on disk between runs, keyed by our version and the grammar's
+    hash, so a run pays for grammar construction at most once."""
     global _PARSER
     if _PARSER is None:
-        import os
-        import tempfile
+        import hashlib
 
         from lark import Lark
 
-        cache_dir = os.environ.get("STANDARDS_LINT_CACHE_DIR") or os.path.join(
-            tempfile.gettempdir(), "standards-lint-cache"
-        )
-        cache: object = True
-        try:
-            os.makedirs(cache_dir, exist_ok=True)
-            from . import __version__
+        from . import __version__, cache_dir
 
-            cache = os.path.join(cache_dir, f"markdown-{__version__}-{_grammar_hash()}.lark.cache")
-        except OSError:
-            cache = False
+        text = _grammar_text()
+        digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+        options = dict(parser="lalr", lexer="contextual", propagate_positions=False, maybe_placeholders=False)
         try:
-            _PARSER = Lark(
-                _grammar_text(),
-                parser="lalr",
-                lexer="contextual",
-                propagate_positions=False,
-                maybe_placeholders=False,
-                cache=cache,
-            )
-        except OSError:  # unwritable cache: build without it
-            _PARSER = Lark(_grammar_text(), parser="lalr", lexer="contextual")
+            os.makedirs(cache_dir(), exist_ok=True)
+            cache = os.path.join(cache_dir(), f"markdown-{__version__}-{digest}.lark.cache")
+            _PARSER = Lark(text, cache=cache, **options)
+        except OSError:  # an unwritable cache: build without it
+            _PARSER = Lark(text, **options)
     return _PARSER
-
-
-def _grammar_hash() -> str:
-    import hashlib
-
-    return hashlib.sha256(_grammar_text().encode("utf-8")).hexdigest()[:16]
 
 
 class LineIndex:

@@ -8,19 +8,12 @@ from collections import Counter
 from typing import Optional
 
 from . import RULE_DOCS, HOMEPAGE, __version__
-from .engine import INTERNAL_ERROR, PARSE_ERROR, PLUGIN_ERROR, UNREADABLE, Result
+from .engine import INTERNAL_ERROR, LINTER_CODES, PARSE_ERROR, PLUGIN_ERROR, UNREADABLE, Result
 from .findings import Finding
 from .rule import Rule
 
 LEVELS = {"error": "error", "warning": "warning", "info": "note"}
 
-# Descriptors for the linter's own codes (they are not plugin rules).
-_BUILTIN = {
-    INTERNAL_ERROR: ("internal-error", "A rule raised an exception; the run went on without it."),
-    UNREADABLE: ("unreadable-file", "A file could not be read or is not valid UTF-8."),
-    PARSE_ERROR: ("parse-error", "A file could not be parsed."),
-    PLUGIN_ERROR: ("plugin-error", "A plugin failed to load or declared a colliding code."),
-}
 _NOTIFY = {INTERNAL_ERROR, UNREADABLE, PARSE_ERROR, PLUGIN_ERROR}
 
 
@@ -42,7 +35,7 @@ def _descriptor(rule: Rule) -> dict:
 
 
 def _builtin_descriptor(code: str) -> dict:
-    name, text = _BUILTIN[code]
+    name, severity, text = LINTER_CODES[code]
     return {
         "id": code,
         "name": _pascal(name),
@@ -50,7 +43,7 @@ def _builtin_descriptor(code: str) -> dict:
         "fullDescription": {"text": text},
         "help": {"text": text, "markdown": text},
         "helpUri": RULE_DOCS.format(code=code),
-        "defaultConfiguration": {"level": "error"},
+        "defaultConfiguration": {"level": LEVELS[severity]},
         "properties": {"tags": ["standards-lint"], "protocolSection": "standards-lint"},
     }
 
@@ -125,7 +118,7 @@ def render_sarif(result: Result, rules: Optional[list[Rule]] = None) -> str:
     descriptors = [_descriptor(r) for r in rules]
     index = {r.code: i for i, r in enumerate(rules)}
     for code in sorted({f.code for f in result.findings} - set(index)):
-        if code in _BUILTIN:
+        if code in LINTER_CODES:
             index[code] = len(descriptors)
             descriptors.append(_builtin_descriptor(code))
     seen: Counter = Counter()

@@ -4,7 +4,6 @@ repository, the last commit (HEAD)."""
 from __future__ import annotations
 
 import os
-import subprocess
 from typing import Optional
 
 SKIP_DIRS = {".git", "node_modules", ".hg", ".svn", "__pycache__", ".venv", "venv", ".tox"}
@@ -67,6 +66,8 @@ class DiskSource:
 
     # -- git --------------------------------------------------------------
     def git_head(self) -> Optional["GitHead"]:
+        import subprocess
+
         try:
             top = subprocess.run(
                 ["git", "-C", self.root, "rev-parse", "--show-toplevel", "--verify", "-q", "HEAD"],
@@ -96,6 +97,8 @@ class GitHead:
         self._files: Optional[list[str]] = None
 
     def _git(self, *args: str) -> Optional[bytes]:
+        import subprocess
+
         try:
             r = subprocess.run(["git", "-C", self.toplevel, *args], capture_output=True, timeout=30)
         except (OSError, subprocess.SubprocessError):

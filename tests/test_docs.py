@@ -1,0 +1,45 @@
+"""The rule pages in docs/rules are generated from the rule declarations."""
+
+from pathlib import Path
+
+from standards_lint.catalogue import builtin_rules, generate_docs
+from standards_lint.cli import main
+
+DOCS = Path(__file__).resolve().parents[1] / "docs" / "rules"
+
+
+def test_rule_docs_are_up_to_date():
+    pages = generate_docs("", builtin_rules())
+    on_disk = {p.name: p.read_text(encoding="utf-8") for p in DOCS.glob("*.md")}
+    stale = sorted(name for name in pages if on_disk.get(name) != pages[name])
+    extra = sorted(set(on_disk) - set(pages))
+    assert not stale and not extra, (
+        f"docs/rules is out of date (stale: {stale[:5]}, extra: {extra[:5]}); "
+        "run `python -m standards_lint.catalogue docs/rules`"
+    )
+
+
+def test_every_rule_page_has_examples_and_fix_safety():
+    for r in builtin_rules():
+        page = (DOCS / f"{r.code}.md").read_text(encoding="utf-8")
+        assert "## Example that fails" in page and "## Example that passes" in page, r.code
+        assert "## Fix safety" in page and r.section in page, r.code
+
+
+def test_rule_command_shows_the_page(capsys):
+    assert main(["rule", "SL501"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("# SL501: recovery-active-mismatch") and "## Fix safety" in out
+
+
+def test_rule_command_unknown_code_suggests(capsys):
+    assert main(["rule", "SL5011"]) == 2
+    assert "did you mean" in capsys.readouterr().err
+
+
+def test_rules_command_lists_every_rule(capsys):
+    import json
+
+    assert main(["rules", "--format", "json"]) == 0
+    listed = {r["code"] for r in json.loads(capsys.readouterr().out)}
+    assert {r.code for r in builtin_rules()} <= listed
