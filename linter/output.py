@@ -40,8 +40,14 @@ def render_text(result: Result) -> str:
         for key, word in (("errors", "error"), ("warnings", "warning"), ("infos", "info")):
             if s[key]:
                 parts.append(f"{s[key]} {word}{'s' if s[key] != 1 and word != 'info' else ''}")
-        fixable = sum(1 for f in result.findings if f.fix is not None)
-        tail = f" ({fixable} fixable with --fix)" if fixable else ""
+        safe = sum(1 for f in result.findings if f.fix is not None and f.fix.applicability == "safe")
+        unsafe = sum(1 for f in result.findings if f.fix is not None and f.fix.applicability != "safe")
+        notes = []
+        if safe:
+            notes.append(f"{safe} fixable with --fix")
+        if unsafe:
+            notes.append(f"{unsafe} more with --fix --unsafe-fixes")
+        tail = f" ({'; '.join(notes)})" if notes else ""
         lines.append(f"Found {len(result.findings)} problem{'s' if len(result.findings) != 1 else ''}: {', '.join(parts)}{tail}.")
     else:
         lines.append("All checks passed.")
