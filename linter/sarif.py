@@ -56,6 +56,13 @@ def _plain(markdown: str) -> str:
     return markdown.replace("**", "").replace("`", "").strip()
 
 
+def _uri(path: str) -> str:
+    """A project-relative path as an RFC 3986 URI reference."""
+    from urllib.parse import quote
+
+    return quote(path, safe="/")
+
+
 def _region(f: Finding) -> dict:
     region = {"startLine": f.line, "startColumn": f.column}
     end_line, end_col = f.end_line, f.end_column
@@ -107,7 +114,7 @@ def _fix(f: Finding, result: Result) -> Optional[dict]:
     return {
         "description": {"text": f.fix.description or f"Fix {f.code} ({f.fix.applicability})"},
         "artifactChanges": [
-            {"artifactLocation": {"uri": path, "uriBaseId": "%SRCROOT%"}, "replacements": reps}
+            {"artifactLocation": {"uri": _uri(path), "uriBaseId": "%SRCROOT%"}, "replacements": reps}
             for path, reps in by_path.items()
         ],
     }
@@ -132,7 +139,7 @@ def render_sarif(result: Result, rules: Optional[list[Rule]] = None) -> str:
             "locations": [
                 {
                     "physicalLocation": {
-                        "artifactLocation": {"uri": f.path, "uriBaseId": "%SRCROOT%"},
+                        "artifactLocation": {"uri": _uri(f.path), "uriBaseId": "%SRCROOT%"},
                         "region": _region(f),
                     }
                 }
@@ -155,7 +162,9 @@ def render_sarif(result: Result, rules: Optional[list[Rule]] = None) -> str:
                     "locations": res["locations"],
                 }
             )
-    root_uri = "file://" + result.project.root.rstrip("/") + "/"
+    from pathlib import Path
+
+    root_uri = Path(result.project.root).as_uri().rstrip("/") + "/"
     log = {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
