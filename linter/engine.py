@@ -156,7 +156,7 @@ def load_registry(extra_modules: Iterable[str] = (), *, cached: bool = True) -> 
         info = PluginInfo(name, value, version)
         plugins.append(info)
         try:
-            obj = loader()
+            obj = _hook_namespace(loader())
             pm.register(obj, name=f"{name}:{value}")
             info.obj = obj
         except Exception as exc:  # a broken plugin never stops the others
@@ -213,6 +213,17 @@ def registry_for(root: str, plugins: Iterable[str] = ()) -> Registry:
             sys.path.remove(root)
         except ValueError:
             pass
+
+
+_HOOK_NAMES = ("standards_lint_rules", "standards_lint_configure")
+
+
+def _hook_namespace(obj):
+    """Only the hook functions of a plugin module: pluggy inspects every
+    attribute of what it registers, and a rule module has hundreds."""
+    import types
+
+    return types.SimpleNamespace(**{n: getattr(obj, n) for n in _HOOK_NAMES if hasattr(obj, n)})
 
 
 @attrs.define
