@@ -62,3 +62,25 @@ def test_every_problem_is_reported_not_only_the_first(tmp_path):
         ".standards/PROTOCOL.md",
         ".standards/VERSION.json",
     ]
+
+
+def test_three_independent_structural_mistakes_give_three_findings(tmp_path):
+    """Issue: "A STATE.md with three independent structural mistakes yields
+    three findings, each on its own line." The framework's checker stops at
+    the first."""
+    from .rules.conftest import CLEAN_STATE
+
+    state = (
+        CLEAN_STATE.replace("`WorkflowState`: `AUDITING`", "`WorkflowState`: `AUDITNG`")  # invalid value
+        .replace("`AuditTarget`: `NONE` ", "")  # missing field
+        .replace("## Outstanding Obligations", "## Handoff\n\n`Kind`: `INITIAL`\n\n## Outstanding Obligations")  # repeated section
+    )
+    write_tree(tmp_path, dict(RUNTIME, **{".standards/STATE.md": state}))
+    findings = [f for f in lint(str(tmp_path), use_git=False).findings if f.path == ".standards/STATE.md"]
+    structural = [f for f in findings if f.code in ("SL201", "SL202", "SL203")]
+    assert sorted(f.code for f in structural) == ["SL201", "SL202", "SL203"], findings
+    assert len({f.line for f in structural}) == 3
+    lines = state.split("\n")
+    by_code = {f.code: f for f in structural}
+    assert "AUDITNG" in lines[by_code["SL203"].line - 1]
+    assert lines[by_code["SL201"].line - 1].startswith("## Handoff")
