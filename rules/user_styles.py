@@ -1,0 +1,116 @@
+"""User Styles: a `User Style` saved in a cycle record must select exactly one
+available style file of its role."""
+
+from __future__ import annotations
+
+from standards_lint.protocol import TERMINAL_STATES
+from standards_lint.rule import module_rules, report, rule
+
+# Roles that persist their selection, by record type (PROTOCOL.md, User Styles).
+ROLE_FOLDER = {
+    "DEVELOPMENT": "developer",
+    "VERIFICATION": "tester",
+    "REVIEW": "reviewer",
+    "DOCUMENTATION": "documenter",
+    "SYNCHRONIZATION": "synchronizer",
+}
+# The record whose role owns each workflow state: its saved selection is the
+# one reloaded when the role resumes there.
+OWNED_RECORD = {
+    "DEVELOPING": ("DEVELOPMENT", None),
+    "TESTING": ("VERIFICATION", None),
+    "REVIEWING_IMPLEMENTATION": ("REVIEW", "IMPLEMENTATION"),
+    "REVIEWING_FINAL": ("REVIEW", "FINAL_DELIVERABLE"),
+    "DOCUMENTING": ("DOCUMENTATION", None),
+    "SYNCHRONIZING": ("SYNCHRONIZATION", None),
+}
+STYLES_DIR = ".standards/user-styles"
+
+
+def _concrete(selector: str) -> bool:
+    """A usable record-field selector (the rest is SL902's template-choice
+    finding): nonblank, no `|`, not entirely enclosed in `<...>`."""
+    s = selector.strip()
+    return bool(s) and "|" not in s and not (s.startswith("<") and s.endswith(">"))
+
+
+def _matches(selector: str, files: list[str]) -> list[str]:
+    """Style files the selector names: the filename stem or the full name."""
+    return [f for f in files if f == selector or f == selector + ".md"]
+
+
+@rule(
+    code="SL990",
+    name="user-style-unresolved",
+    section="User Styles",
+    summary="A saved `User Style` must select exactly one style file of the role.",
+    beyond_checker=True,
+    explanation="""
+**What it does.** For the record of the role that owns the current workflow
+state (the development plan in `DEVELOPING`, the verification report in
+`TESTING`, the matching review report in a review state, the documentation
+record in `DOCUMENTING`, the synchronization record in `SYNCHRONIZING`) —
+the selection that role reloads when it resumes — resolves a concrete saved
+`User Style` other than `NONE`
+against `.standards/user-styles/<role>/`: the selector is the filename stem
+(`tony` selects `tony.md`) or the full filename, only direct child Markdown
+files count, and paths or separators are rejected. It reports a selector that
+names no file, names more than one, or is a path.
+
+**Why.** PROTOCOL.md, User Styles: "The identifier is the filename stem [...].
+Only a direct child Markdown file of that role's folder can be selected; reject
+paths, separators, traversal" and "If a selection does not resolve to exactly
+one available file, stop and ask the user to choose an available style or clear
+the selection; never substitute another." A persisted selection whose file is
+missing stops the role on resume.
+
+**Fix safety.** No fix: which style the user meant, or whether to clear it, is
+the user's choice.
+""",
+    bad_example="`User Style`: `tony.md`  (with both `tony.md` and `tony.md.md` in `.standards/user-styles/developer/`)",
+    good_example="`User Style`: `tony.md.md`  (the full name is unique)",
+)
+def user_style_unresolved(project):
+    state = project.state
+    if state is None or project.workflow_conflicted or state.workflow_state in TERMINAL_STATES:
+        return
+    cycle = state.aw("Id")
+    owned = OWNED_RECORD.get(state.workflow_state or "")
+    if not cycle or cycle in ("UNSET", "NONE") or owned is None:
+        return
+    listing: dict[str, list[str]] = {}
+    for record in project.records_of(cycle, owned[0]):
+        if record.review_kind != owned[1] or record.path != record.fixed_path:
+            continue
+        role = ROLE_FOLDER.get(record.artifact)
+        doc = record.doc
+        if role is None or doc is None or doc.header is None:
+            continue
+        fields = doc.header.all_fields("User Style")
+        if len(fields) != 1:
+            continue
+        field = fields[0]
+        selector = field.value
+        if selector.strip() == "NONE" or not _concrete(selector):
+            continue
+        where = (field.path, field.value_span)
+        folder = f"{STYLES_DIR}/{role}"
+        if "/" in selector or "\\" in selector or selector in (".", ".."):
+            yield report(where, f"`User Style` `{selector}` is a path; select a style by its filename in {folder}/ only.")
+            continue
+        if role not in listing:
+            prefix = folder + "/"
+            listing[role] = [
+                f[len(prefix):] for f in project.files
+                if f.startswith(prefix) and "/" not in f[len(prefix):] and f.lower().endswith(".md")
+                and project.kind(f) == "file"
+            ]
+        found = _matches(selector, listing[role])
+        if not found:
+            yield report(where, f"`User Style` `{selector}` selects no file in {folder}/; restore the style, choose an available one, or clear it to `NONE`.")
+        elif len(found) > 1:
+            names = ", ".join(f"`{n}`" for n in sorted(found))
+            yield report(where, f"`User Style` `{selector}` is ambiguous in {folder}/ ({names}); save an unambiguous full filename.")
+
+
+standards_lint_rules = module_rules(globals())
