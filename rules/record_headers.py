@@ -9,7 +9,8 @@ import re
 from typing import Optional
 
 from standards_lint.parser import LineIndex
-from standards_lint.protocol import TERMINAL_STATES, record_path
+from standards_lint.findings import Fix
+from standards_lint.protocol import TERMINAL_STATES, VERIFICATION_CADENCES, record_path
 from standards_lint.records import provenance_of
 from standards_lint.rule import module_rules, replace, report, rule
 
@@ -25,6 +26,24 @@ _F_PATH_REF_RE = re.compile(r"([A-Za-z0-9_.\-/]+\.md)#(F-\d+)\b")
 _F_MENTION_RE = re.compile(r"(?<![A-Za-z0-9#_-])F-\d+\b")
 _LINK_TARGET_RE = re.compile(r"\]\([^)\s]*#(F-\d+)\)")
 _DEV_MENTION_RE = re.compile(r"(?<![A-Za-z0-9#_-])DEV-\d+\b")
+
+# Header fields whose values the record templates enumerate, by artifact: a
+# choice list of which exactly one member is such a value gets an (unsafe) fix.
+_CLOSED_STATUS = ("IN_PROGRESS", "BLOCKED", "COMPLETE")
+ALLOWED_VALUES = {
+    ("Status", "VERIFICATION"): _CLOSED_STATUS,
+    ("Status", "REVIEW"): _CLOSED_STATUS,
+    ("Status", "DOCUMENTATION"): _CLOSED_STATUS,
+    ("Status", "SYNCHRONIZATION"): _CLOSED_STATUS,
+    ("Status", "DEVELOPMENT"): ("PROPOSED", "APPROVED", "IN_PROGRESS", "COMPLETE"),
+    ("Mode", "DEVELOPMENT"): ("AUTONOMOUS", "STEPWISE", "CODE_WITH_ME"),
+    ("Mode", "VERIFICATION"): ("VERIFY", "REVERIFY"),
+    ("User Style Locked", "DEVELOPMENT"): ("false", "true"),
+    ("Verification Cadence", "DEVELOPMENT"): tuple(c for c in VERIFICATION_CADENCES if c != "NONE"),
+    ("Assessment Purpose", "VERIFICATION"): ("FULL", "INCREMENT", "CORRECTION"),
+    ("Collaboration", "DOCUMENTATION"): ("AUTONOMOUS", "GUIDED"),
+    ("Target", "DOCUMENTATION"): ("FILE", "FOLDER", "VERTICAL_SLICE", "ACTIVE_CHANGE"),
+}
 
 
 # -- shared ----------------------------------------------------------------
@@ -195,11 +214,22 @@ under the protocol's **User Styles**, or `NONE`."* (record templates). A
 value with `|` is not a selectable user-style name either: *"Neither name for
 `team | compact.md` can be persisted"* (Developer template).
 
-**Fix safety.** No fix: which value applies is the owner's decision.""",
+**Fix safety.** Sometimes. The visible `Cycle` field, and `ReviewKind` in a
+review report, get a safe fix setting the value of the record's provenance
+block: *"its visible `Cycle` field, plus the visible `ReviewKind` field in a
+review report, must match the block"* (Workflow Artifact Provenance); an
+`Artifact` field listing the block's artifact type among its choices is set to
+it the same way. A choice list of a field the templates enumerate (`Status`,
+`Mode`, `Collaboration`, `Target`, `Assessment Purpose`, `Verification
+Cadence`, `User Style Locked`) in which exactly one choice is an allowed value
+gets an unsafe fix selecting it: the protocol rules out the others, but the
+owner should confirm the choice. Otherwise no fix: which value applies is the
+owner's decision.""",
     bad_example="""\
 `Mode`: `AUTONOMOUS | STEPWISE | CODE_WITH_ME`""",
     good_example="""\
 `Mode`: `AUTONOMOUS`""",
+    fix="sometimes",
 )
 def record_header_template_choices(project):
     for r in _current_records(project):
@@ -211,7 +241,40 @@ def record_header_template_choices(project):
                 yield report(
                     (f.path, f.value_span),
                     f"field `{f.name}` still shows the template's choices (`{f.value}`); set one value.",
+                    fix=_template_fix(r, f),
                 )
+
+
+def _is_placeholder(choice: str) -> bool:
+    return choice.startswith("<") or choice.endswith(">")
+
+
+def _template_fix(r, f):
+    """The fix of a template value in header field *f* of record *r*, when the
+    protocol determines the one value (see SL902's Fix safety)."""
+    value = f.value.strip()
+    choices = [c.strip() for c in value.split("|")]
+    prov = r.provenance
+    block = {
+        "Cycle": prov.cycle,
+        "ReviewKind": prov.review_kind if r.artifact == "REVIEW" else None,
+    }
+    if block.get(f.name):
+        want = block[f.name]
+        return replace(f.path, f.value_span, want, safe=True,
+                       description=f"Set {f.name} to {want}, as the provenance block says")
+    if f.name == "Artifact" and prov.artifact and prov.artifact in choices:
+        return replace(f.path, f.value_span, prov.artifact, safe=True,
+                       description=f"Set Artifact to {prov.artifact}, as the provenance block says")
+    allowed = ALLOWED_VALUES.get((f.name, r.artifact))
+    if allowed is None or len(choices) < 2 or any(not c or _is_placeholder(c) for c in choices):
+        return None
+    valid = {c for c in choices if c in allowed}
+    if len(valid) != 1:
+        return None
+    (want,) = valid
+    return replace(f.path, f.value_span, want, safe=False,
+                   description=f"Set {f.name} to {want}, the only allowed value among the choices")
 
 
 # -- entries and references ---------------------------------------------------------
@@ -303,27 +366,51 @@ relative to the referring file, as in a Markdown link, also works."* (Workflow
 Artifact Provenance). Both review kinds number findings from F-001, so a bare
 ID is ambiguous.
 
-**Fix safety.** No fix: which report is meant cannot be told.""",
+**Fix safety.** Sometimes. When exactly one review report of the active cycle
+at its fixed path (`implementation.md` or `final-deliverable.md`) has a
+`### F-NNN` heading, the record the mention names is determined, and a safe
+fix writes `<that report's path>#F-NNN` for every bare mention of that ID in
+the record. When both reports have the finding, or neither does, no fix: the
+message names the two possible forms, and the owner picks one.""",
     bad_example="""\
 See F-001.""",
     good_example="""\
 See .standards/docs/reviews/<Id>/implementation.md#F-001.""",
+    fix="sometimes",
 )
 def entry_reference_without_record(project):
-    for r in _current_records(project):
+    current = _current_records(project)
+    reviews = [(rv, _entries(rv.doc, "F")) for rv in current if rv.artifact == "REVIEW"]
+    for r in current:
         if r.artifact == "REVIEW":
             continue
         body, start = _body(r.doc)
-        seen = set()
+        mentions: dict[str, list[tuple[int, int]]] = {}
         for fid, s, e in _bare_f(r.doc, start):
-            if fid in seen:
-                continue
-            seen.add(fid)
-            yield report(
-                _span(r.doc, s, e),
-                f"mentions {fid} without naming its record. Write it as <path>#{fid}, e.g. "
-                f".standards/docs/reviews/<cycle>/implementation.md#{fid}.",
-            )
+            mentions.setdefault(fid, []).append((s, e))
+        for fid, spans in mentions.items():
+            s, e = spans[0]
+            message, fix = _bare_f_advice(r, fid, spans, [rv for rv, ids in reviews if fid in ids])
+            yield report(_span(r.doc, s, e), message, fix=fix)
+
+
+def _bare_f_advice(r, fid: str, spans, definers):
+    """(message, fix) for the bare *fid* mentions at *spans* of record *r*,
+    given the review reports of the cycle that define *fid*."""
+    if len(definers) == 1 and definers[0].path == definers[0].fixed_path:
+        target = f"{definers[0].path}#{fid}"
+        index = LineIndex(r.doc.text)
+        edits = [replace(r.path, index.span(s, e), target).edits[0] for s, e in spans]
+        fix = Fix(tuple(edits), "safe", f"Name the record: {target}")
+        return (f"mentions {fid} without naming its record; only {definers[0].path} has {fid}, "
+                f"so write it as {target}."), fix
+    forms = " or ".join(f"{record_path('REVIEW', r.cycle, kind)}#{fid}"
+                        for kind in ("IMPLEMENTATION", "FINAL_DELIVERABLE"))
+    if len(definers) > 1:
+        why = f"more than one review report of this cycle has {fid}"
+    else:
+        why = f"no review report of this cycle at its fixed path has {fid}"
+    return f"mentions {fid} without naming its record ({why}). Write it as <path>#{fid}: {forms}.", None
 
 
 @rule(

@@ -621,9 +621,16 @@ nonempty Markdown list with both required fields in each entry" and
 "`SourceCycle` is the cancelled source's exact cycle `Id` ... `Request` is
 that source's brief persisted request summary."
 
-**Fix safety.** No fix: the missing ID or summary must come from the
-cancelled cycle's records.
+**Fix safety.** Sometimes. An empty entry (a bare list marker, with
+neither field nor any other text) records nothing, so an unsafe fix removes
+its line; when every entry is empty, the fix writes
+`` `BaselineReconciliation`: `NONE` `` instead, since "An empty list is
+represented as `NONE`". Both are unsafe because the owner may have meant to
+fill the entry in. An entry with some content gets no fix: the missing ID or
+summary must come from the cancelled cycle's records, and "do not infer
+entries or discard obligations".
 """,
+    fix="sometimes",
     bad_example="`BaselineReconciliation`:\n- `SourceCycle`: `change-cache-20260101T000000Z-0a1b2c3d`",
     good_example="`BaselineReconciliation`:\n- `SourceCycle`: `change-cache-20260101T000000Z-0a1b2c3d`\n  `Request`: `Change the cache.`",
 )
@@ -636,7 +643,46 @@ def baseline_entry_incomplete(project):
         if _complete(fields) is None:
             have = sorted({f.name for f in fields if f.name in ("SourceCycle", "Request")})
             yield report(item, "BaselineReconciliation entry needs exactly one `SourceCycle` and one `Request`"
-                               f" (it has {', '.join('`%s`' % h for h in have) or 'neither'}).")
+                               f" (it has {', '.join('`%s`' % h for h in have) or 'neither'}).",
+                         fix=_empty_entry_fix(st, entries, item))
+
+
+def _item_lines(text: str, item: ListItem) -> Optional[tuple[int, int]]:
+    """The whole lines of *item* with their line ending, when nothing else
+    shares them."""
+    ls = text.rfind("\n", 0, item.span.start) + 1
+    le = text.find("\n", item.span.end)
+    le = len(text) if le == -1 else le + 1
+    if text[ls:item.span.start].strip() or text[item.span.end:le].strip():
+        return None
+    return ls, le
+
+
+def _is_empty_entry(item: ListItem) -> bool:
+    return not item.fields and not item.codes and not item.text.strip()
+
+
+def _empty_entry_fix(st, entries, item: ListItem) -> Optional[Fix]:
+    """Unsafe fix of an empty entry: remove its line, or write `NONE` when
+    every entry is empty (see SL212's Fix safety)."""
+    if not _is_empty_entry(item):
+        return None
+    text = st.doc.text
+    if all(_is_empty_entry(i) for i, _ in entries):
+        label = _baseline(st)
+        if label is None:
+            return None
+        last = max(i.span.end for i, _ in entries)
+        between = text[label.span.end:last]
+        markers = {i.marker for i, _ in entries}
+        if any(line.strip() and line.strip() not in markers for line in between.split("\n")):
+            return None
+        return Fix((Edit(label.path, label.span.start, last, "`BaselineReconciliation`: `NONE`"),), "unsafe",
+                   "Write BaselineReconciliation as NONE: every entry is empty")
+    lines = _item_lines(text, item)
+    if lines is None:
+        return None
+    return Fix((Edit(item.path, lines[0], lines[1], ""),), "unsafe", "Remove the empty entry")
 
 
 def _checked_entries(st):
