@@ -115,14 +115,34 @@ def _code_from_token(path: str, tok, index: LineIndex) -> Code:
     return Code(path, index.span(start, tok.end_pos), value.replace("\r\n", "\n"), n, value_span)
 
 
+_UNCLOSED_MARK = "\udfff"  # see UNCLOSED_COMMENT in the grammar
+
+
+def _unclosed_openers(text: str) -> str:
+    """*text* with every `<!--` after the last `-->` written `<!-\\udfff`
+    (same length, so every offset holds).  No such opener can close; the
+    grammar reads the marked form as an unclosed comment at once instead of
+    scanning to the end of the file for a `-->` from each one, which made a
+    file of many unclosed openers quadratic."""
+    last = text.rfind("-->")
+    tail = last + 3 if last != -1 else 0
+    if text.find("<!--", tail) == -1 or _UNCLOSED_MARK in text:
+        return text
+    return text[:tail] + text[tail:].replace("<!--", "<!-" + _UNCLOSED_MARK)
+
+
 def parse_markdown(text: str, path: str) -> Document:
     """Parse *text* (already decoded) into a :class:`Document`.  Never raises."""
     index = LineIndex(text)
     doc = Document(path, index.span(0, len(text)), text)
     doc.header = Container(path, index.span(0, 0))
+    lexed = _unclosed_openers(text)
     try:
-        tree = get_parser().parse(text)
+        tree = get_parser().parse(lexed)
         children = tree.children
+        if lexed is not text:  # give the tokens back their own characters
+            for node in children:
+                node.children = [t.update(value=text[t.start_pos:t.end_pos]) for t in node.children]
     except Exception as exc:  # pragma: no cover - the grammar is total
         line = getattr(exc, "line", 1) or 1
         column = getattr(exc, "column", 1) or 1
