@@ -43,6 +43,18 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+def _emit(text: str, stream=None) -> None:
+    """Write output that may hold undecodable file names (lone surrogates from
+    the file system) without failing: they are written as ``\\udcXX``."""
+    stream = stream or sys.stdout
+    safe = text.encode("utf-8", "backslashreplace").decode("utf-8")
+    try:
+        stream.write(safe)
+    except UnicodeEncodeError:
+        enc = getattr(stream, "encoding", None) or "ascii"
+        stream.write(safe.encode(enc, "backslashreplace").decode(enc))
+
+
 def _err(msg: str) -> int:
     print(f"standards-lint: {msg}", file=sys.stderr)
     return 2
@@ -94,7 +106,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                                          use_git=not args.no_git, registry=registry, config=config)
             n, m = len(report.fixed), len(report.changed)
             if args.diff:
-                sys.stdout.write(unified_diff(report))
+                _emit(unified_diff(report))
                 print(f"Would fix {n} finding{'s' if n != 1 else ''} in {m} file{'s' if m != 1 else ''}.", file=sys.stderr)
                 return 1 if report.changed else 0
             fix_note = f"Fixed {n} finding{'s' if n != 1 else ''} in {m} file{'s' if m != 1 else ''}."
@@ -117,7 +129,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
         traceback.print_exc()
         return _err(f"internal error: {exc}")
-    sys.stdout.write(out)
+    _emit(out)
     if fix_note:
         print(fix_note, file=sys.stderr if fmt in ("json", "sarif") else sys.stdout)
     return 1 if result.error_count else 0

@@ -60,7 +60,8 @@ def _uri(path: str) -> str:
     """A project-relative path as an RFC 3986 URI reference."""
     from urllib.parse import quote
 
-    return quote(path, safe="/")
+    # An undecodable file name keeps its original bytes, percent-encoded.
+    return quote(path.encode("utf-8", "surrogateescape"), safe="/")
 
 
 def _region(f: Finding) -> dict:
@@ -81,7 +82,7 @@ def _fingerprint(f: Finding, line_text: str, seen: Counter) -> str:
     counter for identical findings)."""
     base = "\0".join((f.code, f.path, f.message, line_text.strip()))
     seen[base] += 1
-    return hashlib.sha256(f"{base}\0{seen[base]}".encode("utf-8")).hexdigest()[:32]
+    return hashlib.sha256(f"{base}\0{seen[base]}".encode("utf-8", "surrogateescape")).hexdigest()[:32]
 
 
 def _line_text(result: Result, f: Finding) -> str:
