@@ -45,27 +45,43 @@ def _grammar_text() -> str:
 
 
 def get_parser():
-    """The process-wide LALR parser, built on first use.  Lark's cache keeps
-    the tables on disk between runs, keyed by our version and the grammar's
-    hash, so a run pays for grammar construction at most once."""
+    """The process-wide LALR parser, built on first use.
+
+    Normally this is the standalone parser Lark generated from our grammar
+    (``_markdown_parser.py``, see :mod:`standards_lint.build_parser`): it
+    imports in a fraction of the time Lark itself takes.  When the grammar
+    has changed since that module was generated, Lark builds the parser from
+    the grammar (its on-disk cache keeps the tables between runs), so a stale
+    module never parses."""
     global _PARSER
     if _PARSER is None:
         import hashlib
 
-        from lark import Lark
-
-        from . import __version__, cache_dir
-
         text = _grammar_text()
-        digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
-        options = dict(parser="lalr", lexer="contextual", propagate_positions=False, maybe_placeholders=False)
+        full = hashlib.sha256(text.encode("utf-8")).hexdigest()
         try:
-            os.makedirs(cache_dir(), exist_ok=True)
-            cache = os.path.join(cache_dir(), f"markdown-{__version__}-{digest}.lark.cache")
-            _PARSER = Lark(text, cache=cache, **options)
-        except OSError:  # an unwritable cache: build without it
-            _PARSER = Lark(text, **options)
+            from . import _markdown_parser as generated
+        except ImportError:  # pragma: no cover - not generated yet
+            generated = None
+        if generated is not None and getattr(generated, "GRAMMAR_SHA256", None) == full:
+            _PARSER = generated.Lark_StandAlone()
+        else:
+            _PARSER = _lark_parser(text, full[:16])
     return _PARSER
+
+
+def _lark_parser(text: str, digest: str):
+    from lark import Lark
+
+    from . import __version__, cache_dir
+
+    options = dict(parser="lalr", lexer="contextual", propagate_positions=False, maybe_placeholders=False)
+    try:
+        os.makedirs(cache_dir(), exist_ok=True)
+        cache = os.path.join(cache_dir(), f"markdown-{__version__}-{digest}.lark.cache")
+        return Lark(text, cache=cache, **options)
+    except OSError:  # an unwritable cache: build without it
+        return Lark(text, **options)
 
 
 class LineIndex:

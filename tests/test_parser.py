@@ -158,3 +158,30 @@ def test_bare_label_before_a_list():
     assert f is not None and f.bare and f.value == ""
     assert (f.span.line, f.value_span.column) == (3, 26)
     assert [x.name for x in doc.sections[0].items[0].fields] == ["SourceCycle", "Request"]
+
+
+def test_generated_parser_is_current():
+    """`linter/_markdown_parser.py` is generated from the grammar; run
+    `python -m standards_lint.build_parser` after changing grammar/markdown.lark."""
+    import hashlib
+
+    from standards_lint import _markdown_parser
+    from standards_lint.parser import _grammar_text
+
+    assert _markdown_parser.GRAMMAR_SHA256 == hashlib.sha256(_grammar_text().encode("utf-8")).hexdigest()
+
+
+def test_generated_parser_agrees_with_lark():
+    from standards_lint import _markdown_parser
+    from standards_lint.parser import _grammar_text, _lark_parser
+
+    lark = _lark_parser(_grammar_text(), "test")
+    standalone = _markdown_parser.Lark_StandAlone()
+    samples = [
+        "# T\n\n`A`: `1` `B`:\n`two`\n\n## S\n\n- `AC-001`: x\n<!-- c -->\n```\n## no\n```\n<<<<<<< HEAD\n",
+        "`Reason`: `` uses `x` here `` `E`: `` \n<!-- STANDARDS\nArtifact: SCOPE\n",
+    ]
+    for text in samples:
+        a = [(t.data, [(tok.type, tok.start_pos, str(tok)) for tok in t.children]) for t in lark.parse(text).children]
+        b = [(t.data, [(tok.type, tok.start_pos, str(tok)) for tok in t.children]) for t in standalone.parse(text).children]
+        assert a == b
