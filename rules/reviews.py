@@ -83,6 +83,20 @@ def _one(section, name: str):
     return found[0] if len(found) == 1 and _field_ok(name, found) else None
 
 
+def _closure_section(project):
+    """The one `## Implementation-Reviewed Closure` section of the active
+    cycle's implementation review report, or None."""
+    a = _active(project)
+    if a is None:
+        return None
+    _st, cid = a
+    doc = _implementation_report(project, cid)
+    if doc is None:
+        return None
+    secs = doc.sections_named(SECTION)
+    return secs[0] if len(secs) == 1 else None
+
+
 @rule(
     code="SL960",
     name="closure-assessment-missing",
@@ -203,17 +217,9 @@ template, Implementation-Reviewed Closure).
 `Policy`: `IMPLEMENTATION_REVIEWED` `Eligibility`: `NOT_ASSESSED` ...""",
 )
 def closure_field_not_concrete(project):
-    a = _active(project)
-    if a is None:
+    sec = _closure_section(project)
+    if sec is None:
         return
-    st, cid = a
-    doc = _implementation_report(project, cid)
-    if doc is None:
-        return
-    secs = doc.sections_named(SECTION)
-    if len(secs) != 1:
-        return
-    sec = secs[0]
     for name in CLOSURE_FIELDS:
         found = sec.all_fields(name)
         if _field_ok(name, found):
@@ -252,17 +258,9 @@ Closure).
 `Eligibility`: `ELIGIBLE` `Assessed Inputs`: `Current scope, design and test content.`""",
 )
 def closure_eligible_prerequisites(project):
-    a = _active(project)
-    if a is None:
+    sec = _closure_section(project)
+    if sec is None:
         return
-    st, cid = a
-    doc = _implementation_report(project, cid)
-    if doc is None:
-        return
-    secs = doc.sections_named(SECTION)
-    if len(secs) != 1:
-        return
-    sec = secs[0]
     elig = _one(sec, "Eligibility")
     if elig is None or elig.value != "ELIGIBLE":
         return
