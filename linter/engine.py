@@ -121,9 +121,31 @@ def _entry_points() -> list[_EntryPoint]:
         with open(tmp, "w", encoding="utf-8") as fh:
             json.dump([[e.name, e.value, e.version] for e in found], fh)
         os.replace(tmp, cache)
+        _prune(cache_dir, "entry-points-", keep=cache)
     except OSError:
         pass
     return found
+
+
+def _prune(folder: str, prefix: str, keep: str, max_age_s: float = 7 * 86400) -> None:
+    """Remove old cache files of one kind (each import path state writes its
+    own), keeping the current one."""
+    import os
+    import time
+
+    now = time.time()
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return
+    for name in names:
+        path = os.path.join(folder, name)
+        if name.startswith(prefix) and path != keep:
+            try:
+                if now - os.stat(path).st_mtime > max_age_s:
+                    os.unlink(path)
+            except OSError:
+                pass
 
 
 def load_registry(extra_modules: Iterable[str] = (), *, cached: bool = True) -> Registry:
