@@ -8,7 +8,6 @@ internal-error finding naming the rule, and the run goes on.
 
 from __future__ import annotations
 
-import traceback
 from typing import Iterable, Optional
 
 import attrs
@@ -284,6 +283,8 @@ def run_rules(project: Project, rules: list[Rule]) -> Result:
                 )
         except Exception as exc:
             internal += 1
+            import traceback
+
             tb = traceback.extract_tb(exc.__traceback__)
             where = f" at {tb[-1].filename.rsplit('/', 1)[-1]}:{tb[-1].lineno}" if tb else ""
             findings.append(
