@@ -468,15 +468,21 @@ Step states (`DONE`, `PENDING`) or report states (`BLOCKED`) are not plan states
     good_example="`Status`: `COMPLETE` `Verification Cadence`: `AFTER_IMPLEMENTATION`",
 )
 def plan_status_value(project):
+    yield from _header_value_in(
+        project, "Status", PLAN_STATUSES,
+        "Plan Status `{value}` is not a plan state; use PROPOSED, APPROVED, IN_PROGRESS or COMPLETE.",
+    )
+
+
+def _header_value_in(project, name: str, allowed, message: str):
+    """A finding at the plan header's `name` value when it is not one of
+    `allowed` (silent when the field is missing or repeated)."""
     plan = load_plan(project)
     if plan is None:
         return
-    f = one_field(plan.header, "Status")
-    if f is not None and f.value.strip() not in PLAN_STATUSES:
-        yield report(
-            (plan.path, f.value_span),
-            f"Plan Status `{f.value}` is not a plan state; use PROPOSED, APPROVED, IN_PROGRESS or COMPLETE.",
-        )
+    f = one_field(plan.header, name)
+    if f is not None and f.value.strip() not in allowed:
+        yield report((plan.path, f.value_span), message.format(value=f.value))
 
 
 @rule(
@@ -524,15 +530,10 @@ default) or `INCREMENTAL`.
     good_example="`Verification Cadence`: `INCREMENTAL`",
 )
 def verification_cadence_value(project):
-    plan = load_plan(project)
-    if plan is None:
-        return
-    f = one_field(plan.header, "Verification Cadence")
-    if f is not None and f.value.strip() not in CADENCES:
-        yield report(
-            (plan.path, f.value_span),
-            f"`Verification Cadence` is `{f.value}`; it must be AFTER_IMPLEMENTATION or INCREMENTAL.",
-        )
+    yield from _header_value_in(
+        project, "Verification Cadence", CADENCES,
+        "`Verification Cadence` is `{value}`; it must be AFTER_IMPLEMENTATION or INCREMENTAL.",
+    )
 
 
 @rule(

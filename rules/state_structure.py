@@ -833,13 +833,8 @@ one of `INITIAL`, `FORWARD`, `CHECKPOINT`, `FAILURE`, `RESUME`, `PROMOTE`,
     good_example="`Kind`: `NEW_CYCLE`",
 )
 def handoff_kind_unknown(project):
-    st = _state(project)
-    if st is None:
-        return
-    for f in _handoff_values(st, "Kind"):
-        if f.value not in HANDOFF_KINDS:
-            yield report((STATE_PATH, f.value_span), f"Handoff.Kind `{f.value}` is not a handoff kind; use one of "
-                                                     f"{', '.join(HANDOFF_KINDS)}.")
+    yield from _handoff_value_not_in(project, "Kind", HANDOFF_KINDS, "Handoff.Kind `{value}` is not a handoff kind; "
+                                     f"use one of {', '.join(HANDOFF_KINDS)}.")
 
 
 @rule(
@@ -860,13 +855,18 @@ fields".
     good_example="`From`: `REVIEWING_FINAL`",
 )
 def handoff_from_unknown(project):
+    yield from _handoff_value_not_in(project, "From", ("NONE",) + WORKFLOW_STATES,
+                                     "Handoff.From `{value}` is not a workflow state (or NONE).")
+
+
+def _handoff_value_not_in(project, name: str, allowed, message: str):
+    """A finding at each `Handoff.<name>` value outside `allowed`."""
     st = _state(project)
     if st is None:
         return
-    for f in _handoff_values(st, "From"):
-        if f.value != "NONE" and f.value not in WORKFLOW_STATES:
-            yield report((STATE_PATH, f.value_span),
-                         f"Handoff.From `{f.value}` is not a workflow state (or NONE).")
+    for f in _handoff_values(st, name):
+        if f.value not in allowed:
+            yield report((STATE_PATH, f.value_span), message.format(value=f.value))
 
 
 @rule(
@@ -888,13 +888,8 @@ types (`SCOPING`, `ARCHITECTURE`, `PROJECT_CONTEXT`, `IMPLEMENTATION`,
     good_example="`FailureType`: `NONE`",
 )
 def handoff_failure_type_unknown(project):
-    st = _state(project)
-    if st is None:
-        return
-    for f in _handoff_values(st, "FailureType"):
-        if f.value != "NONE" and f.value not in FAILURE_TYPES:
-            yield report((STATE_PATH, f.value_span),
-                         f"Handoff.FailureType `{f.value}` is not a failure type (or NONE).")
+    yield from _handoff_value_not_in(project, "FailureType", ("NONE",) + FAILURE_TYPES,
+                                     "Handoff.FailureType `{value}` is not a failure type (or NONE).")
 
 
 @rule(
