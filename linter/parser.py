@@ -106,7 +106,6 @@ class LineIndex:
 
 
 _HEADING_RE = re.compile(r"^[ ]{0,3}(#{1,6})[ \t]*(.*?)(?:[ \t]+#+)?[ \t]*\r?$")
-_PROVENANCE_OPEN = "<!-- STANDARDS"
 _BLANK_LINE = re.compile(r"\n[ \t\r]*\n")
 # Conflict markers inside a comment or fenced block (the lexer sees those as
 # one token; git does not care, so neither do we).

@@ -171,10 +171,11 @@ def test_generated_parser_is_current():
     assert _markdown_parser.GRAMMAR_SHA256 == hashlib.sha256(_grammar_text().encode("utf-8")).hexdigest()
 
 
-def test_generated_parser_agrees_with_lark():
+def test_generated_parser_agrees_with_lark(tmp_path, monkeypatch):
     from standards_lint import _markdown_parser
     from standards_lint.parser import _grammar_text, _lark_parser
 
+    monkeypatch.setenv("STANDARDS_LINT_CACHE_DIR", str(tmp_path))
     lark = _lark_parser(_grammar_text(), "test")
     standalone = _markdown_parser.Lark_StandAlone()
     samples = [
