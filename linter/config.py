@@ -11,7 +11,10 @@ from typing import Any, Optional
 
 import attrs
 
-KEYS = ("select", "extend-select", "ignore", "severity", "per-file-ignores", "exclude", "plugins", "format", "plugin-options")
+KEYS = (
+    "select", "extend-select", "ignore", "severity", "per-file-ignores", "exclude", "plugins", "format",
+    "plugin-options", "all-cycles", "max-file-size", "cache",
+)
 FORMATS = ("text", "json", "sarif", "github")
 SEVERITIES = ("error", "warning", "info")
 ALWAYS_ON = ("SL001", "SL002", "SL003", "SL004")
@@ -33,6 +36,9 @@ class Config:
     plugins: list[str] = attrs.Factory(list)
     format: Optional[str] = None
     plugin_options: dict[str, dict] = attrs.Factory(dict)
+    all_cycles: bool = False
+    max_file_size: Optional[int] = None  # bytes; None: the default (8 MiB)
+    cache: bool = True
 
     # -- selection --------------------------------------------------------
     def enabled(self, code: str) -> bool:
@@ -119,6 +125,21 @@ def _str_list(key: str, value: Any, where: str) -> list[str]:
     return list(value)
 
 
+_UNITS = {"": 1, "B": 1, "KB": 1000, "KIB": 1024, "MB": 1000**2, "MIB": 1024**2, "GB": 1000**3, "GIB": 1024**3}
+
+
+def _size(value: Any, where: str) -> int:
+    """A size in bytes: an integer, or a string such as ``"16 MiB"``."""
+    import re
+
+    if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+        return value
+    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([A-Za-z]*)\s*", value) if isinstance(value, str) else None
+    if m and m.group(2).upper() in _UNITS and float(m.group(1)) > 0:
+        return int(float(m.group(1)) * _UNITS[m.group(2).upper()])
+    raise ConfigError(f"{where}: `max-file-size` must be a positive number of bytes or a size such as \"16 MiB\", not {value!r}")
+
+
 def parse_table(table: dict, where: str) -> Config:
     cfg = Config(source=where)
     for key, value in table.items():
@@ -149,6 +170,12 @@ def parse_table(table: dict, where: str) -> Config:
             if not isinstance(value, dict):
                 raise ConfigError(f"{where}: `per-file-ignores` must be a table of glob = [codes]")
             cfg.per_file_ignores = {g: _str_list(f"per-file-ignores.{g}", v, where) for g, v in value.items()}
+        elif key in ("all-cycles", "cache"):
+            if not isinstance(value, bool):
+                raise ConfigError(f"{where}: `{key}` must be true or false, not {type(value).__name__}")
+            setattr(cfg, key.replace("-", "_"), value)
+        elif key == "max-file-size":
+            cfg.max_file_size = _size(value, where)
         elif key == "plugin-options":
             if not isinstance(value, dict) or not all(isinstance(v, dict) for v in value.values()):
                 raise ConfigError(f"{where}: `plugin-options` must be a table of plugin = {{options}}")

@@ -22,6 +22,7 @@ UNREADABLE = "SL002"
 PARSE_ERROR = "SL003"
 PLUGIN_ERROR = "SL004"
 UNUSED_SUPPRESSION = "SL005"
+TOO_LARGE = "SL006"
 
 # The linter's own codes: code -> (name, severity, summary).
 LINTER_CODES = {
@@ -30,6 +31,7 @@ LINTER_CODES = {
     PARSE_ERROR: ("parse-error", "error", "A file could not be parsed."),
     PLUGIN_ERROR: ("plugin-error", "error", "A plugin failed to load, rejected its options, or declared a colliding code."),
     UNUSED_SUPPRESSION: ("unused-suppression", "warning", "An inline suppression comment silences nothing."),
+    TOO_LARGE: ("file-too-large", "warning", "A file is larger than `max-file-size`, so it was not read or checked."),
 }
 
 
@@ -306,6 +308,13 @@ def run_rules(project: Project, rules: list[Rule]) -> Result:
             Finding(UNREADABLE, "error", f"{path} {message}", path, span.line, span.column,
                     span.end_line, span.end_column, "standards-lint", "unreadable-file")
         )
+    for path, size in sorted(project.oversized.items()):
+        findings.append(
+            Finding(TOO_LARGE, "warning",
+                    f"{path} is {_megabytes(size)}, larger than max-file-size ({_megabytes(project.max_file_size)}), "
+                    "so it was not read or checked. Split it, or raise `max-file-size`.",
+                    path, 1, 1, 1, 1, "standards-lint", "file-too-large")
+        )
     for path, d in sorted(project._docs.items()):
         if d is None:
             continue
@@ -318,15 +327,24 @@ def run_rules(project: Project, rules: list[Rule]) -> Result:
     return Result(findings, project, len(project._docs), internal_errors=internal)
 
 
+def _megabytes(size: int) -> str:
+    return f"{size / 1048576:.1f} MiB"
+
+
 def lint(root: str, *, use_git: bool = True, registry: Optional[Registry] = None,
-         overlay: Optional[dict] = None, config=None) -> Result:
+         overlay: Optional[dict] = None, config=None, all_cycles: Optional[bool] = None) -> Result:
     """Lint the project at *root*.
 
     *config* (a :class:`~standards_lint.config.Config`) selects rules,
     changes severities, ignores files and loads project plugins; without it
-    every rule runs with its default severity.
+    every rule runs with its default severity.  *all_cycles* reads and checks
+    every cycle's records fully (default: the configuration's ``all-cycles``,
+    else only the active cycle's records are read whole).
     """
-    project = Project(root, use_git=use_git, overlay=overlay)
+    if all_cycles is None:
+        all_cycles = bool(config is not None and config.all_cycles)
+    project = Project(root, use_git=use_git, overlay=overlay, all_cycles=all_cycles,
+                      **({"max_file_size": config.max_file_size} if config is not None and config.max_file_size else {}))
     if registry is None:
         registry = registry_for(project.root, config.plugins if config is not None else ())
     rules = registry.rules

@@ -13,7 +13,7 @@ from typing import Optional
 
 from .ast import Document, Span
 from .parser import LineIndex, parse_markdown
-from .source import DiskSource, GitHead, ReadError
+from .source import DiskSource, GitHead, ReadError, TooLarge, find_root  # noqa: F401 (find_root: public here too)
 
 STANDARDS_DIR = ".standards"
 STATE_PATH = ".standards/STATE.md"
@@ -22,25 +22,23 @@ DOCS_DIR = ".standards/docs"
 CONTEXT_PATH = ".standards/CONTEXT.md"
 # Files whose conflict markers stop every workflow role.
 CONFLICT_FILES = (STATE_PATH, MODE_PATH, CONTEXT_PATH)
-
-
-def find_root(start: str) -> Optional[str]:
-    """The nearest folder at or above *start* holding ``.standards/``."""
-    cur = os.path.abspath(start)
-    while True:
-        if os.path.isdir(os.path.join(cur, STANDARDS_DIR)):
-            return cur
-        parent = os.path.dirname(cur)
-        if parent == cur:
-            return None
-        cur = parent
+# How much of a file is read to find the provenance block it begins with.
+HEAD_BYTES = 4096
+# Files larger than this are not read (SL006); `max-file-size` changes it.
+MAX_FILE_SIZE = 8 * 1024 * 1024
 
 
 class Project:
-    def __init__(self, root: str, *, use_git: bool = True, overlay: Optional[dict] = None):
+    def __init__(self, root: str, *, use_git: bool = True, overlay: Optional[dict] = None,
+                 all_cycles: bool = False, max_file_size: int = MAX_FILE_SIZE):
         self.root = os.path.abspath(root)
         self.source = DiskSource(self.root)
         self.use_git = use_git
+        # Check the records of every cycle fully, not only the active cycle's.
+        self.all_cycles = all_cycles
+        self.max_file_size = max_file_size
+        # Files not read because they are larger than max_file_size: path -> size.
+        self.oversized: dict[str, int] = {}
         # In-memory replacements of file texts (used by --diff and --fix passes).
         self.overlay: dict[str, str] = dict(overlay or {})
         # Files whose bytes start with a UTF-8 byte-order mark.
@@ -86,14 +84,61 @@ class Project:
         if rel in self.overlay:
             self._texts[rel] = self.overlay[rel]
             return self.overlay[rel]
+        text = self._read(rel)
+        self._texts[rel] = text
+        return text
+
+    def transient_text(self, rel: str) -> Optional[str]:
+        """Like :meth:`text`, but a file read here is not kept in memory
+        (for rules that scan many files once)."""
+        if rel in self._texts:
+            return self._texts[rel]
+        if rel in self.overlay:
+            return self.overlay[rel]
+        return self._read(rel)
+
+    def _read(self, rel: str) -> Optional[str]:
         try:
-            data = self.source.read_bytes(rel)
+            data = self.source.read_bytes(rel, self.max_file_size)
+        except TooLarge as exc:
+            self.oversized[rel] = exc.size
+            return None
         except ReadError as exc:
             if self.source.kind(rel) == "file":
                 self.read_problems[rel] = (f"cannot be read: {exc}", Span(1, 1, 1, 1, 0, 0))
-        else:
+            return None
+        return self._decode(rel, data)
+
+    def head_text(self, rel: str) -> Optional[str]:
+        """The start of a file (about HEAD_BYTES), decoded; the whole text
+        when the file is that short or already read."""
+        if rel in self._texts:
+            return self._texts[rel]
+        if rel in self.overlay:
+            return self.overlay[rel]
+        try:
+            data, complete = self.source.read_head(rel, HEAD_BYTES)
+        except ReadError as exc:
+            if self.source.kind(rel) == "file":
+                self.read_problems[rel] = (f"cannot be read: {exc}", Span(1, 1, 1, 1, 0, 0))
+            self._texts[rel] = None
+            return None
+        if complete:
             text = self._decode(rel, data)
-        self._texts[rel] = text
+            self._texts[rel] = text
+            return text
+        # A multi-byte character may be cut at the end of the head.
+        for cut in range(4):
+            try:
+                head = data[: len(data) - cut] if cut else data
+                if head.startswith(b"\xef\xbb\xbf"):
+                    self.bom.add(rel)
+                    head = head[3:]
+                return head.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                if exc.end < len(head):
+                    break  # invalid inside the head: report it as a whole read would
+        text = self.text(rel)
         return text
 
     def _decode(self, rel: str, data: bytes) -> Optional[str]:
@@ -163,11 +208,30 @@ class Project:
             if d is not None:
                 cache[rel] = d.provenance
             else:
-                from .provenance import OPEN, parse_block
+                from .provenance import OPEN, parse_block, needs_more
 
-                text = self.text(rel)
+                text = self.head_text(rel)
+                if text is not None and text.startswith(OPEN) and needs_more(text) and rel not in self._texts:
+                    text = self.text(rel)  # the block goes on past the head
                 cache[rel] = parse_block(rel, text) if text is not None and text.startswith(OPEN) else None
         return cache[rel]
+
+    @cached_property
+    def active_cycle(self) -> Optional[str]:
+        """Active Work.Id as STATE.md records it (any workflow state), or None."""
+        st = self.state
+        value = st.aw("Id") if st is not None else None
+        value = value.strip() if value else ""
+        return value if value and value not in ("UNSET", "NONE") else None
+
+    def is_older_record(self, rel: str) -> bool:
+        """True when *rel* is a valid record of a cycle other than the active
+        one.  Rules read such records only as far as their provenance block
+        unless ``all_cycles`` is set."""
+        if self.all_cycles:
+            return False
+        prov = self.provenance(rel)
+        return prov is not None and prov.valid and prov.cycle != self.active_cycle
 
     @cached_property
     def records(self):

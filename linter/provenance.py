@@ -22,7 +22,6 @@ from typing import Optional
 import attrs
 
 from .ast import Span
-from .parser import LineIndex
 from .protocol import ARTIFACT_TYPES, REVIEW_KINDS
 
 OPEN = "<!-- STANDARDS"
@@ -92,6 +91,12 @@ def label(artifact: str, kind: Optional[str] = None) -> str:
     return f"{artifact} {kind}" if artifact == "REVIEW" and kind else artifact
 
 
+def needs_more(head: str) -> bool:
+    """Whether a block in *head* (the start of a file) may go on past it: it
+    ends at its `-->` or at the first blank line."""
+    return "-->" not in head and _BLANK.search(head) is None
+
+
 def parse_block(path: str, text: str) -> Optional[Provenance]:
     """The provenance block *text* begins with, or None when it has none."""
     if text.startswith("\ufeff"):
@@ -108,49 +113,53 @@ def parse_block(path: str, text: str) -> Optional[Provenance]:
     if blank is not None and blank.start() < cut:
         cut = blank.end()
     text = text[:cut]
-    index = LineIndex(text)
     raw_lines = text.split("\n")
     first = raw_lines[0].rstrip("\r")
     rest = first[len(OPEN):]
     if rest and not rest[0].isspace() and not rest.startswith("-"):
         return None  # `<!-- STANDARDSX`: some other comment
-    block = Provenance(path, index.span(0, len(first)))
-    # (content, offset of the content) of every line after the opener; text
-    # after `<!-- STANDARDS` on the first line counts as a line of its own.
+    # Spans are built from line numbers directly (no offset index): a block
+    # is parsed for every record of the project, old cycles' included.
+    block = Provenance(path, Span(1, 1, 1, len(first) + 1, 0, len(first)))
+    # (content, offset of the content, line, column) of every line after the
+    # opener; text after `<!-- STANDARDS` on the first line counts as a line.
     candidates = []
     opener_rest = rest.strip()
     if opener_rest:
-        candidates.append((opener_rest, len(OPEN) + rest.index(opener_rest)))
+        col = len(OPEN) + rest.index(opener_rest)
+        candidates.append((opener_rest, col, 1, col + 1))
     offset = len(raw_lines[0]) + 1
-    for raw in raw_lines[1:]:
+    for number, raw in enumerate(raw_lines[1:], 2):
         body = raw.rstrip("\r")
-        candidates.append((body.strip(), offset + len(body) - len(body.lstrip())))
+        indent = len(body) - len(body.lstrip())
+        candidates.append((body.strip(), offset + indent, number, indent + 1))
         offset += len(raw) + 1
     seen: set[str] = set()
-    last_end = len(first)
-    for stripped, start in candidates:
+    last_end, last_line, last_col = len(first), 1, len(first) + 1
+    for stripped, start, line, col in candidates:
         if stripped == "":
             break  # a blank line ends the block: it was never closed
-        last_end = start + len(stripped)
+        last_end, last_line, last_col = start + len(stripped), line, col + len(stripped)
         closes = stripped.endswith("-->")
         content = stripped[:-3].rstrip() if closes else stripped
         if content:
-            span = index.span(start, start + len(content))
+            span = Span(line, col, line, col + len(content), start, start + len(content))
             m = _LINE_RE.match(content)
             if m is None or (m.group(1) == "Cycle" and not _CYCLE_TOKEN_RE.match(m.group(2))):
                 block.errors.append((f"unexpected provenance line `{content}`", span))
             else:
                 key, value = m.group(1), m.group(2)
-                vstart = start + m.start(2)
+                at = m.start(2)
                 if key in seen:
                     block.errors.append((f"`{key}` appears twice in the provenance block", span))
                 else:
                     seen.add(key)
-                    block.lines.append(ProvenanceLine(key, value, span, index.span(vstart, vstart + len(value))))
+                    value_span = Span(line, col + at, line, col + at + len(value), start + at, start + at + len(value))
+                    block.lines.append(ProvenanceLine(key, value, span, value_span))
         if closes:
             block.closed = True
             break
-    block.extent = index.span(0, last_end)
+    block.extent = Span(1, 1, last_line, last_col, 0, last_end)
     if not block.closed:
         block.errors.append(("the provenance block is never closed with `-->`", block.span))
     art, cyc, kind = block.get("Artifact"), block.get("Cycle"), block.get("ReviewKind")

@@ -27,8 +27,20 @@ class Record:
 
     @property
     def doc(self) -> Document:
-        """The whole record, parsed on first use."""
-        return self.project.doc(self.path)
+        """The whole record, parsed on first use.  A record whose start was
+        read but whose whole text cannot be (too large, or not UTF-8 further
+        on: reported by the engine) reads as its provenance block alone."""
+        d = self.project.doc(self.path)
+        if d is None:
+            from .parser import parse_markdown
+
+            d = parse_markdown(self.provenance_text(), self.path)
+        return d
+
+    def provenance_text(self) -> str:
+        ext = self.provenance.extent or self.provenance.span
+        head = self.project.head_text(self.path) or ""
+        return head[: ext.end] if ext is not None else ""
 
     @property
     def fixed_path(self) -> str:
@@ -55,5 +67,7 @@ def inventory(project) -> list[Record]:
             continue
         prov = project.provenance(rel)
         if prov is not None and prov.valid:
+            if (project.all_cycles or prov.cycle == project.active_cycle) and project.text(rel) is None:
+                continue  # the rules read these whole; this one cannot be (reported by the engine)
             out.append(Record(rel, prov.artifact, prov.cycle, prov.review_kind, prov, project))
     return out

@@ -4,21 +4,50 @@ repository, the last commit (HEAD)."""
 from __future__ import annotations
 
 import os
-from typing import Optional
+import stat
+
+# Never block on a FIFO or device that pretends to be a Markdown file.
+_READ_FLAGS = os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NONBLOCK", 0)
 
 SKIP_DIRS = {".git", "node_modules", ".hg", ".svn", "__pycache__", ".venv", "venv", ".tox"}
+
+
+def find_root(start: str) -> str | None:
+    """The nearest folder at or above *start* holding ``.standards/``."""
+    cur = os.path.abspath(start)
+    while True:
+        if os.path.isdir(os.path.join(cur, ".standards")):
+            return cur
+        parent = os.path.dirname(cur)
+        if parent == cur:
+            return None
+        cur = parent
 
 
 class ReadError(Exception):
     """A file exists but cannot be read or decoded."""
 
 
+class TooLarge(ReadError):
+    """A file is larger than the configured ``max-file-size``."""
+
+    def __init__(self, size: int):
+        super().__init__(f"{size} bytes")
+        self.size = size
+
+
 class DiskSource:
     def __init__(self, root: str):
         self.root = os.path.abspath(root)
+        # What the walk learnt for free: regular files it listed.
+        self._regular: set[str] = set()
 
-    def abspath(self, rel: str) -> str:
-        return os.path.join(self.root, *rel.split("/"))
+    if os.sep == "/":
+        def abspath(self, rel: str) -> str:
+            return f"{self.root}/{rel}" if rel else self.root
+    else:  # pragma: no cover - Windows
+        def abspath(self, rel: str) -> str:
+            return os.path.join(self.root, *rel.split("/"))
 
     def walk(self) -> list[str]:
         """Every file under the root (POSIX, root-relative), symlinks not followed."""
@@ -39,13 +68,17 @@ class DiskSource:
                             stack.append(child)
                     else:
                         out.append(child)
+                        if e.is_file(follow_symlinks=False):
+                            self._regular.add(child)
                 except OSError:
                     out.append(child)
         out.sort()
         return out
 
-    def kind(self, rel: str) -> Optional[str]:
+    def kind(self, rel: str) -> str | None:
         """'file', 'dir', 'other' or None when absent."""
+        if rel in self._regular:
+            return "file"
         p = self.abspath(rel)
         if os.path.islink(p) and not os.path.exists(p):
             return "other"
@@ -57,15 +90,52 @@ class DiskSource:
             return "other"
         return None
 
-    def read_bytes(self, rel: str) -> bytes:
+    def read_bytes(self, rel: str, max_size: int | None = None) -> bytes:
+        """The whole file; :class:`TooLarge` (nothing read) when it is larger
+        than *max_size* bytes."""
         try:
-            with open(self.abspath(rel), "rb") as fh:
-                return fh.read()
+            fd = os.open(self.abspath(rel), _READ_FLAGS)
         except OSError as exc:
             raise ReadError(exc.strerror or str(exc)) from exc
+        try:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode):
+                raise ReadError("not a regular file")
+            size = st.st_size
+            if max_size is not None and size > max_size:
+                raise TooLarge(size)
+            chunks = []
+            while True:
+                chunk = os.read(fd, max(size + 1, 65536))
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                if max_size is not None and sum(map(len, chunks)) > max_size:
+                    raise TooLarge(sum(map(len, chunks)))  # it grew while read
+            return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+        except OSError as exc:
+            raise ReadError(exc.strerror or str(exc)) from exc
+        finally:
+            os.close(fd)
+
+    def read_head(self, rel: str, limit: int) -> tuple[bytes, bool]:
+        """The first *limit* bytes of a file, and whether that is all of it."""
+        try:
+            fd = os.open(self.abspath(rel), _READ_FLAGS)
+        except OSError as exc:
+            raise ReadError(exc.strerror or str(exc)) from exc
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise ReadError("not a regular file")
+            data = os.read(fd, limit + 1)
+        except OSError as exc:
+            raise ReadError(exc.strerror or str(exc)) from exc
+        finally:
+            os.close(fd)
+        return (data, True) if len(data) <= limit else (data[:limit], False)
 
     # -- git --------------------------------------------------------------
-    def git_head(self) -> Optional["GitHead"]:
+    def git_head(self) -> "GitHead | None":
         import subprocess
 
         try:
@@ -93,10 +163,10 @@ class GitHead:
         self.prefix = os.path.relpath(os.path.realpath(root), self.toplevel).replace(os.sep, "/")
         if self.prefix == ".":
             self.prefix = ""
-        self._cache: dict[str, Optional[str]] = {}
-        self._files: Optional[list[str]] = None
+        self._cache: dict[str, str | None] = {}
+        self._files: list[str] | None = None
 
-    def _git(self, *args: str) -> Optional[bytes]:
+    def _git(self, *args: str) -> bytes | None:
         import subprocess
 
         try:
@@ -114,7 +184,7 @@ class GitHead:
             self._files = sorted(names)
         return self._files
 
-    def read(self, rel: str) -> Optional[str]:
+    def read(self, rel: str) -> str | None:
         if rel not in self._cache:
             full = f"{self.prefix}/{rel}" if self.prefix else rel
             out = self._git("show", f"HEAD:{full}")

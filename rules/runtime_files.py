@@ -97,6 +97,9 @@ def merge_conflict(project):
 `>>>>>>>`, `|||||||` at the start of a line) in Markdown files under
 `.standards/` other than STATE.md, MODE.md and CONTEXT.md (those are SL110):
 cycle records under `.standards/docs/`, user styles, and the like.
+Records of older cycles (their provenance block names a cycle other than
+`Active Work.Id`) are read only with `--all-cycles` (or `all-cycles = true`),
+so that a project with years of records is checked fast.
 
 **Why.** PROTOCOL.md, Branches and merges: "While `.standards/` has unmerged
 files or conflict markers, a workflow role stops, tells the user which cycles
@@ -111,9 +114,9 @@ conflict left in a record is just as much a stop.
 )
 def record_merge_conflict(project):
     for rel in project.markdown_files:
-        if not rel.startswith(".standards/") or rel in CONFLICT_FILES:
+        if not rel.startswith(".standards/") or rel in CONFLICT_FILES or project.is_older_record(rel):
             continue
-        text = project.text(rel)
+        text = project.transient_text(rel)
         # Only a file that could hold a marker is parsed for one.
         if text is None or not any(h in text for h in _MARKER_HINTS):
             continue

@@ -28,6 +28,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from standards_lint.cli import main
+from standards_lint.config import Config
 from standards_lint.engine import lint
 from standards_lint.fixer import fix_project
 from standards_lint.parser import parse_markdown
@@ -147,8 +148,8 @@ def _decodes(data: bytes) -> bool:
     return True
 
 
-def _lint(root: Path):
-    return lint(str(root), use_git=False).findings
+def _lint(root: Path, config=None):
+    return lint(str(root), use_git=False, config=config).findings
 
 
 def _assert_clean_run(findings):
@@ -335,9 +336,9 @@ def test_binary_file_named_md(tmp_path):
 # -- pathological shapes (timed) ----------------------------------------------------
 
 
-def _timed_lint(root: Path, limit: float):
+def _timed_lint(root: Path, limit: float, config=None):
     t0 = time.perf_counter()
-    findings = _lint(root)
+    findings = _lint(root, config)
     elapsed = time.perf_counter() - t0
     assert elapsed < limit, f"took {elapsed:.1f}s"
     _assert_clean_run(findings)
@@ -350,14 +351,38 @@ def test_ten_megabyte_single_line(tmp_path):
     # take minutes; see the report of this test module's author.)
     chunk = "word " * 200 + "`code` <b> "
     line = (chunk * (10 * 1024 * 1024 // len(chunk) + 1))[: 10 * 1024 * 1024]
-    _make_tree(tmp_path, {RECORD: PROVENANCE + line, MODE: BAD_MODE})
+    _make_tree(tmp_path, {STATE: ACTIVE_STATE, RECORD: PROVENANCE + line, MODE: BAD_MODE})
+    # Read and parsed when max-file-size allows it ...
+    findings = _timed_lint(tmp_path, 60, Config(max_file_size=32 * 1024 * 1024))
+    assert "SL121" in {f.code for f in findings if f.path == MODE}
+    assert "SL006" not in {f.code for f in findings}
+    # ... and by default (8 MiB) reported as too large, not read, the rest checked.
     findings = _timed_lint(tmp_path, 60)
+    assert [(f.code, f.path, f.line) for f in findings if f.code == "SL006"] == [("SL006", RECORD, 1)]
     assert "SL121" in {f.code for f in findings if f.path == MODE}
 
 
 def test_ten_megabyte_line_in_state(tmp_path):
     _make_tree(tmp_path, {STATE: CLEAN_STATE.replace("`Reason`: `Installed.`", "`Reason`: `" + "x" * 10_000_000 + "`")})
-    _timed_lint(tmp_path, 60)
+    _timed_lint(tmp_path, 60, Config(max_file_size=32 * 1024 * 1024))
+    findings = _timed_lint(tmp_path, 60)
+    assert [(f.code, f.path) for f in findings if f.code == "SL006"] == [("SL006", STATE)]
+
+
+def test_file_over_max_file_size_is_only_reported(tmp_path):
+    """A file over the limit is never read whole: its provenance block is
+    still seen (the start of the file), the body is not."""
+    body = "# Notes\n\n" + "<<<<<<< HEAD\n" + "word " * 5000 + "\n"
+    _make_tree(tmp_path, {STATE: ACTIVE_STATE, ".standards/docs/notes/big.md": body, MODE: BAD_MODE})
+    findings = _lint(tmp_path, Config(max_file_size=10_000))
+    assert [(f.code, f.path) for f in findings if f.path.endswith("big.md")] == [
+        ("SL006", ".standards/docs/notes/big.md")
+    ]
+    assert "SL121" in {f.code for f in findings if f.path == MODE}
+    findings = _lint(tmp_path, Config(max_file_size=1_000_000))
+    assert [(f.code, f.path) for f in findings if f.path.endswith("big.md")] == [
+        ("SL111", ".standards/docs/notes/big.md")
+    ]
 
 
 def test_deeply_nested_lists(tmp_path):
@@ -488,14 +513,20 @@ def test_unreadable_file(tmp_path, monkeypatch, target):
     # Tests run as root, so chmod 000 would not stop reads: make the read fail.
     wpath, wtext, wcode = WITNESS[target]
     _make_tree(tmp_path, {target: PROVENANCE + "# x\n" if target == RECORD else "# x\n", wpath: wtext})
-    real = DiskSource.read_bytes
+    real, real_head = DiskSource.read_bytes, DiskSource.read_head
 
-    def read_bytes(self, rel):
+    def read_bytes(self, rel, *args):
         if rel == target:
             raise ReadError("Permission denied")
-        return real(self, rel)
+        return real(self, rel, *args)
+
+    def read_head(self, rel, *args):
+        if rel == target:
+            raise ReadError("Permission denied")
+        return real_head(self, rel, *args)
 
     monkeypatch.setattr(DiskSource, "read_bytes", read_bytes)
+    monkeypatch.setattr(DiskSource, "read_head", read_head)
     _, findings = _run_cli(tmp_path)
     _no_internal_error(findings)
     sl002 = [f for f in findings if f["code"] == "SL002"]
@@ -513,15 +544,22 @@ def test_unreadable_file(tmp_path, monkeypatch, target):
 def test_file_disappears_during_the_run(tmp_path, monkeypatch, target):
     wpath, wtext, wcode = WITNESS[target]
     _make_tree(tmp_path, {target: PROVENANCE + "# x\n" if target == RECORD else "# x\n", wpath: wtext})
-    real = DiskSource.read_bytes
+    real, real_head = DiskSource.read_bytes, DiskSource.read_head
 
-    def read_bytes(self, rel):
+    def read_bytes(self, rel, *args):
         if rel == target:  # listed by the walk, gone by the time it is read
             with contextlib.suppress(FileNotFoundError):
                 os.remove(self.abspath(rel))
-        return real(self, rel)
+        return real(self, rel, *args)
+
+    def read_head(self, rel, *args):
+        if rel == target:
+            with contextlib.suppress(FileNotFoundError):
+                os.remove(self.abspath(rel))
+        return real_head(self, rel, *args)
 
     monkeypatch.setattr(DiskSource, "read_bytes", read_bytes)
+    monkeypatch.setattr(DiskSource, "read_head", read_head)
     _, findings = _run_cli(tmp_path)
     _no_internal_error(findings)
     assert wcode in _codes_at(findings, wpath)
@@ -539,14 +577,14 @@ def test_file_listed_but_never_there(tmp_path, monkeypatch):
 
 def test_read_raising_unexpected_oserror_is_contained(tmp_path, monkeypatch):
     _make_tree(tmp_path, {RECORD: PROVENANCE + "# R\n", MODE: BAD_MODE})
-    real = open
+    real = os.open
 
     def fake_open(path, *args, **kwargs):
         if str(path).endswith("implementation.md"):
             raise IsADirectoryError(21, "Is a directory")
         return real(path, *args, **kwargs)
 
-    monkeypatch.setattr("builtins.open", fake_open)
+    monkeypatch.setattr(os, "open", fake_open)
     _, findings = _run_cli(tmp_path)
     _no_internal_error(findings)
     assert [(f["path"], f["code"]) for f in findings if f["code"] == "SL002"] == [(RECORD, "SL002")]

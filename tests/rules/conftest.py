@@ -55,13 +55,13 @@ def write_tree(root: Path, files: dict) -> Path:
 def lint_tree(tmp_path):
     """lint_tree({path: text}) -> findings; runtime files are added unless given."""
 
-    def run(files: dict, *, with_runtime: bool = True, state: str | None = CLEAN_STATE):
+    def run(files: dict, *, with_runtime: bool = True, state: str | None = CLEAN_STATE, **options):
         tree = dict(RUNTIME) if with_runtime else {}
         if state is not None:
             tree[".standards/STATE.md"] = state
         tree.update(files)
         write_tree(tmp_path, tree)
-        return lint(str(tmp_path), use_git=False).findings
+        return lint(str(tmp_path), use_git=False, **options).findings
 
     return run
 

@@ -176,11 +176,28 @@ def test_conflict_marker_inside_a_state_comment_is_a_conflict(lint_tree):
     assert found(findings, "SL110") == [(".standards/STATE.md", 15)]
 
 
+CONFLICTED_SCOPE = block("SCOPE") + "\n# Scope\n\n<<<<<<< HEAD\n- `AC-001`: A.\n=======\n- `AC-001`: B.\n>>>>>>> branch\n"
+
+
 def test_conflict_in_a_record_is_sl111_not_sl110(lint_tree):
-    text = block("SCOPE") + "\n# Scope\n\n<<<<<<< HEAD\n- `AC-001`: A.\n=======\n- `AC-001`: B.\n>>>>>>> branch\n"
-    findings = lint_tree({f".standards/docs/scope/{CYCLE}.md": text})
+    findings = lint_tree({f".standards/docs/scope/{CYCLE}.md": CONFLICTED_SCOPE}, state=active_state())
     assert found(findings, "SL110") == []
     assert found(findings, "SL111") == [(f".standards/docs/scope/{CYCLE}.md", 8)]
+
+
+def test_older_cycle_records_are_read_for_conflicts_only_with_all_cycles(lint_tree):
+    other = "older-work-20250101T000000Z-0000beef"
+    older = {f".standards/docs/scope/{other}.md": CONFLICTED_SCOPE.replace(CYCLE, other)}
+    assert found(lint_tree(older, state=active_state()), "SL111") == []
+    assert found(lint_tree(older, state=active_state(), all_cycles=True), "SL111") == [
+        (f".standards/docs/scope/{other}.md", 8)
+    ]
+
+
+def test_conflict_in_a_plain_file_under_standards_is_sl111(lint_tree):
+    text = "# Notes\n\n<<<<<<< HEAD\nA\n=======\nB\n>>>>>>> branch\n"
+    findings = lint_tree({".standards/docs/notes/n.md": text}, state=active_state())
+    assert found(findings, "SL111") == [(".standards/docs/notes/n.md", 3)]
 
 
 def test_no_conflict_no_sl111(lint_tree):
