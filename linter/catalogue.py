@@ -22,7 +22,7 @@ FIX_TEXT = {
 def _registry(project_path: Optional[str] = None):
     from .config import ConfigError, load_config
     from .engine import load_registry, registry_for
-    from .project import find_root
+    from .source import find_root
 
     root = find_root(project_path or ".")
     if root is None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Optional, Sequence
 
 FORMATS = ("text", "json", "sarif", "github")
 SUBCOMMANDS = ("rules", "rule", "plugins")
@@ -36,6 +35,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--config", default=None, help="configuration file (standards-lint.toml or pyproject.toml)")
     p.add_argument("--isolated", action="store_true", help="ignore every configuration file")
     p.add_argument("--no-git", action="store_true", help="skip comparisons with the last commit")
+    p.add_argument("--all-cycles", action="store_true",
+                   help="read and check every cycle's records fully, not only the active cycle's")
+    p.add_argument("--no-cache", action="store_true", help="neither read nor write the cache of results and parsed files")
     p.add_argument("--fix", action="store_true", help="apply safe fixes, then report what remains")
     p.add_argument("--unsafe-fixes", action="store_true", help="with --fix or --diff, also apply unsafe fixes")
     p.add_argument("--diff", action="store_true", help="print a unified diff of the fixes instead of writing them")
@@ -60,7 +62,7 @@ def _err(msg: str) -> int:
     return 2
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
+def main(argv: "list[str] | None" = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] in SUBCOMMANDS:
         from .catalogue import run_subcommand
@@ -71,11 +73,25 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse exits 2 on usage errors, 0 on --help
         return int(exc.code or 0)
-    from .project import find_root
+    from .source import find_root
 
     root = find_root(args.path)
     if root is None:
         return _err(f"no .standards/ folder at or above {args.path}")
+    run_key = None
+    if not (args.fix or args.diff or args.no_cache):
+        from . import cache
+
+        if cache.enabled():
+            options = [f"{k}={v}" for k, v in sorted(vars(args).items()) if k != "path"]
+            run_key = cache.key(root, options, use_git=not args.no_git, config_path=args.config)
+            hit = cache.lookup(root, run_key) if run_key else None
+            if hit is not None:
+                status, out, err = hit
+                _emit(out)
+                if err:
+                    _emit(err, sys.stderr)
+                return status
     from .config import ConfigError, load_config, validate_codes
 
     try:
@@ -86,10 +102,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             config.extend_select = config.extend_select + args.extend_select
         if args.ignore is not None:
             config.ignore = config.ignore + args.ignore
-        from .engine import registry_for
+        if args.all_cycles:
+            config.all_cycles = True
+        if args.no_cache:
+            config.cache = False
+        from .engine import LINTER_CODES, registry_for
 
         registry = registry_for(root, config.plugins)
-        known = {r.code for r in registry.rules} | {"SL001", "SL002", "SL003", "SL004", "SL005"}
+        known = {r.code for r in registry.rules} | set(LINTER_CODES)
         validate_codes(config, known)
     except ConfigError as exc:
         return _err(str(exc))
@@ -132,7 +152,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     _emit(out)
     if fix_note:
         print(fix_note, file=sys.stderr if fmt in ("json", "sarif") else sys.stdout)
-    return 1 if result.error_count else 0
+    status = 1 if result.error_count else 0
+    if run_key is not None and config.cache and not result.internal_errors and not registry.errors:
+        cache.store(root, run_key, status, out, "")
+    return status
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,0 +1,234 @@
+"""The result cache: re-running standards-lint on an unchanged project prints
+the stored output of the last run instead of linting again (as ruff and
+pre-commit users expect from a linter run on every commit).
+
+A run's output is stored under a key made of everything the output depends
+on, so any change is a miss and a full run:
+
+- the linter itself: its version and the size and modification time of every
+  file of the ``standards_lint`` package (an edited checkout is a new linter);
+- the import path folders' modification times (installing or removing a
+  plugin distribution changes them), and the interpreter;
+- the command line (format, selection, flags) and the root folder;
+- every configuration file that could apply (``standards-lint.toml`` and
+  ``pyproject.toml`` at and above the root, ``--config``): path, size, time;
+- every file under the root that the linter's walk lists: path, size,
+  modification time (ns) and inode; a file added, removed, renamed or edited
+  changes the key;
+- inside a git repository, HEAD (the commit the comparisons read) and the
+  index's size and time (unmerged entries).  When the repository's layout
+  cannot be read, nothing is cached.
+
+The key is only ever compared, never trusted: a cache file that is missing,
+unreadable or from another version is a miss.  ``--no-cache``, ``cache =
+false`` or ``STANDARDS_LINT_NO_CACHE=1`` turn the cache off; ``--fix`` and
+``--diff`` never use it.  Files live in :func:`standards_lint.cache_dir`
+(``results/``, one small file per project root, pruned after a week unused).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from . import __version__, cache_dir
+from .source import SKIP_DIRS
+
+try:  # the built-in BLAKE2 module imports far faster than hashlib (OpenSSL)
+    from _blake2 import blake2b
+except ImportError:  # pragma: no cover
+    from hashlib import blake2b
+
+FORMAT_VERSION = "1"
+_CONFIG_NAMES = ("standards-lint.toml", "pyproject.toml")
+
+
+def enabled() -> bool:
+    return os.environ.get("STANDARDS_LINT_NO_CACHE", "") in ("", "0")
+
+
+def _stat_line(h, label: str, path: str) -> None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        h.update(f"{label}\0{path}\0-\n".encode("utf-8", "surrogateescape"))
+        return
+    h.update(f"{label}\0{path}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ino}\n".encode("utf-8", "surrogateescape"))
+
+
+def _walk_into(h, root: str) -> None:
+    """The same files as :meth:`DiskSource.walk`, each with its stat (but not
+    the cache folder, should it lie inside the project)."""
+    own = os.path.abspath(cache_dir())
+    stack = [root]
+    while stack:
+        base = stack.pop()
+        try:
+            with os.scandir(base) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError:
+            h.update(f"unlistable\0{base}\n".encode("utf-8", "surrogateescape"))
+            continue
+        dirs = []
+        for e in entries:
+            try:
+                if e.is_dir(follow_symlinks=False):
+                    if e.name not in SKIP_DIRS and e.path != own:
+                        dirs.append(e.path)
+                    continue
+                st = e.stat(follow_symlinks=False)
+                h.update(
+                    f"{e.path}\0{st.st_mode}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ino}\n".encode(
+                        "utf-8", "surrogateescape"
+                    )
+                )
+            except OSError:
+                h.update(f"{e.path}\0?\n".encode("utf-8", "surrogateescape"))
+        stack.extend(reversed(dirs))
+
+
+def _git_state(root: str) -> str | None:
+    """HEAD's commit and the index's stat, or None when unknown (then the run
+    is not cached); "" outside any repository."""
+    cur = root
+    while True:
+        dot = os.path.join(cur, ".git")
+        if os.path.lexists(dot):
+            break
+        parent = os.path.dirname(cur)
+        if parent == cur:
+            return ""
+        cur = parent
+    try:
+        if os.path.isfile(dot):  # a worktree or submodule: `gitdir: <path>`
+            with open(dot, encoding="utf-8") as fh:
+                line = fh.read().strip()
+            if not line.startswith("gitdir:"):
+                return None
+            gitdir = os.path.normpath(os.path.join(cur, line[len("gitdir:"):].strip()))
+        else:
+            gitdir = dot
+        common = gitdir
+        if os.path.isfile(os.path.join(gitdir, "commondir")):
+            with open(os.path.join(gitdir, "commondir"), encoding="utf-8") as fh:
+                common = os.path.normpath(os.path.join(gitdir, fh.read().strip()))
+        with open(os.path.join(gitdir, "HEAD"), encoding="utf-8") as fh:
+            head = fh.read().strip()
+        commit = head
+        if head.startswith("ref:"):
+            ref = head[4:].strip()
+            commit = ""
+            for base in (gitdir, common):
+                try:
+                    with open(os.path.join(base, *ref.split("/")), encoding="utf-8") as fh:
+                        commit = fh.read().strip()
+                        break
+                except OSError:
+                    continue
+            if not commit:
+                try:
+                    with open(os.path.join(common, "packed-refs"), encoding="utf-8") as fh:
+                        for row in fh:
+                            if row.rstrip("\n").endswith(" " + ref):
+                                commit = row.split(" ", 1)[0]
+                                break
+                except OSError:
+                    pass
+            if not commit:
+                commit = f"unborn:{ref}"
+        try:
+            st = os.stat(os.path.join(gitdir, "index"))
+            index = f"{st.st_size}:{st.st_mtime_ns}"
+        except OSError:
+            index = "-"
+        return f"{cur}\0{commit}\0{index}"
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def _package_into(h) -> None:
+    import standards_lint
+    import standards_lint.rules as rules
+
+    folders = [os.path.dirname(standards_lint.__file__), *rules.__path__]
+    grammar = os.path.join(os.path.dirname(rules.__path__[0]), "grammar")
+    for folder in (*folders, grammar, os.path.join(folders[0], "grammar")):
+        try:
+            names = sorted(os.listdir(folder))
+        except OSError:
+            continue
+        for name in names:
+            if name.endswith((".py", ".lark")):
+                _stat_line(h, "pkg", os.path.join(folder, name))
+
+
+def key(root: str, argv: list[str], *, use_git: bool, config_path: str | None) -> str | None:
+    """The cache key of a run, or None when the run must not be cached."""
+    h = blake2b(digest_size=20)
+    h.update(f"{FORMAT_VERSION}\0{__version__}\0{sys.version}\0{sys.executable}\0{root}\n".encode("utf-8", "surrogateescape"))
+    h.update("\0".join(argv).encode("utf-8", "surrogateescape") + b"\n")
+    for entry in sys.path:
+        _stat_line(h, "path", entry or ".")
+    _package_into(h)
+    cur = root
+    while True:
+        for name in _CONFIG_NAMES:
+            _stat_line(h, "cfg", os.path.join(cur, name))
+        parent = os.path.dirname(cur)
+        if parent == cur:
+            break
+        cur = parent
+    if config_path:
+        _stat_line(h, "cfg", os.path.abspath(config_path))
+    if use_git:
+        git = _git_state(root)
+        if git is None:
+            return None
+        h.update(f"git\0{git}\n".encode("utf-8", "surrogateescape"))
+    _walk_into(h, root)
+    return h.hexdigest()
+
+
+def _file(root: str) -> str:
+    name = blake2b(root.encode("utf-8", "surrogateescape"), digest_size=12).hexdigest()
+    return os.path.join(cache_dir(), "results", f"{name}.txt")
+
+
+# One cache file per project root: a header line with the key, the exit
+# status and the lengths of stdout and stderr, then both texts.
+def lookup(root: str, run_key: str) -> tuple[int, str, str] | None:
+    try:
+        with open(_file(root), encoding="utf-8", errors="surrogateescape", newline="") as fh:
+            header = fh.readline().rstrip("\n").split(" ")
+            if len(header) != 5 or header[0] != FORMAT_VERSION or header[1] != run_key:
+                return None
+            status, n_out, n_err = int(header[2]), int(header[3]), int(header[4])
+            out = fh.read(n_out)
+            err = fh.read(n_err)
+            if len(out) != n_out or len(err) != n_err or fh.read(1):
+                return None
+            return status, out, err
+    except (OSError, ValueError):
+        return None
+
+
+def store(root: str, run_key: str, status: int, out: str, err: str) -> None:
+    path = _file(root)
+    folder = os.path.dirname(path)
+    tmp = f"{path}.{os.getpid()}.tmp"
+    try:
+        os.makedirs(folder, exist_ok=True)
+        with open(tmp, "w", encoding="utf-8", errors="surrogateescape", newline="") as fh:
+            fh.write(f"{FORMAT_VERSION} {run_key} {status} {len(out)} {len(err)}\n")
+            fh.write(out)
+            fh.write(err)
+        os.replace(tmp, path)
+    except OSError:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        return
+    from .engine import _prune
+
+    _prune(folder, "", keep=path)
