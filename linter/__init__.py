@@ -17,6 +17,19 @@ def cache_dir() -> str:
     return os.path.join(base, "standards-lint")
 
 
+def sha256(data: bytes = b""):
+    """SHA-256 from the interpreter's built-in module when it has one: it
+    imports in a fraction of the time ``hashlib`` (OpenSSL) takes."""
+    try:
+        from _sha2 import sha256 as impl  # Python 3.12+
+    except ImportError:
+        try:
+            from _sha256 import sha256 as impl  # Python 3.8-3.11
+        except ImportError:  # pragma: no cover
+            from hashlib import sha256 as impl
+    return impl(data)
+
+
 # Where the project and its rule pages live (SARIF informationUri / helpUri).
 HOMEPAGE = "https://github.com/standards-lint/standards-lint"
 RULE_DOCS = HOMEPAGE + "/blob/main/docs/rules/{code}.md"

@@ -77,11 +77,12 @@ class _EntryPoint:
 def _entry_point_cache_key() -> str:
     """Hash of every import-path folder and its modification time: installing
     or removing a distribution changes the mtime of its site folder."""
-    import hashlib
     import os
     import sys
 
-    h = hashlib.sha256(ENTRY_POINT_GROUP.encode())
+    from . import sha256
+
+    h = sha256(ENTRY_POINT_GROUP.encode())
     for entry in sys.path:
         try:
             st = os.stat(entry or ".")
@@ -98,17 +99,19 @@ def _entry_points() -> list[_EntryPoint]:
     result is cached on disk, keyed by the import path and its folders'
     modification times.
     """
-    import json
     import os
 
     from . import cache_dir as _cache_dir
 
     cache_dir = _cache_dir()
-    cache = os.path.join(cache_dir, f"entry-points-{_entry_point_cache_key()}.json")
+    cache = os.path.join(cache_dir, f"entry-points-{_entry_point_cache_key()}.txt")
+    # One entry point per line: name, value and distribution version, tab-separated.
     try:
         with open(cache, encoding="utf-8") as fh:
-            return [_EntryPoint(*row) for row in json.load(fh)]
-    except (OSError, ValueError, TypeError):
+            rows = [line.rstrip("\n").split("\t") for line in fh]
+        if rows and rows[-1] == ["end"] and all(len(r) == 3 for r in rows[:-1]):
+            return [_EntryPoint(*r) for r in rows[:-1]]
+    except (OSError, ValueError):
         pass
     from importlib.metadata import entry_points
 
@@ -120,7 +123,9 @@ def _entry_points() -> list[_EntryPoint]:
         os.makedirs(cache_dir, exist_ok=True)
         tmp = f"{cache}.{os.getpid()}.tmp"
         with open(tmp, "w", encoding="utf-8") as fh:
-            json.dump([[e.name, e.value, e.version] for e in found], fh)
+            for e in found:
+                fh.write(f"{e.name}\t{e.value}\t{e.version}\n")
+            fh.write("end\n")
         os.replace(tmp, cache)
         _prune(cache_dir, "entry-points-", keep=cache)
     except OSError:
@@ -246,7 +251,13 @@ def _hook_namespace(obj):
     attribute of what it registers, and a rule module has hundreds."""
     import types
 
-    return types.SimpleNamespace(**{n: getattr(obj, n) for n in _HOOK_NAMES if hasattr(obj, n)})
+    # A bare module object: pluggy looks at every name `dir()` gives, and a
+    # module has fewer than a SimpleNamespace (no inherited dunders).
+    ns = types.ModuleType(getattr(obj, "__name__", "plugin"))
+    for n in _HOOK_NAMES:
+        if hasattr(obj, n):
+            setattr(ns, n, getattr(obj, n))
+    return ns
 
 
 @attrs.define
@@ -328,7 +339,11 @@ def run_rules(project: Project, rules: list[Rule]) -> Result:
 
 
 def _megabytes(size: int) -> str:
-    return f"{size / 1048576:.1f} MiB"
+    if size >= 1048576:
+        return f"{size / 1048576:.1f} MiB"
+    if size >= 1024:
+        return f"{size / 1024:.1f} KiB"
+    return f"{size} bytes"
 
 
 def lint(root: str, *, use_git: bool = True, registry: Optional[Registry] = None,

@@ -55,10 +55,10 @@ def get_parser():
     module never parses."""
     global _PARSER
     if _PARSER is None:
-        import hashlib
+        from . import sha256
 
         text = _grammar_text()
-        full = hashlib.sha256(text.encode("utf-8")).hexdigest()
+        full = sha256(text.encode("utf-8")).hexdigest()
         try:
             from . import _markdown_parser as generated
         except ImportError:  # pragma: no cover - not generated yet

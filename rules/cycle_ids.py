@@ -9,7 +9,6 @@ merge-conflict markers.
 from __future__ import annotations
 
 import re
-from datetime import datetime
 from typing import Optional
 
 from standards_lint.ast import Field
@@ -135,6 +134,8 @@ def cycle_id_timestamp(project):
         return
     d = m.group(1)
     try:
+        from datetime import datetime
+
         datetime(int(d[0:4]), int(d[4:6]), int(d[6:8]), int(d[9:11]), int(d[11:13]), int(d[13:15]))
     except ValueError:
         yield report((STATE_PATH, f.value_span),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -66,3 +67,23 @@ def test_demo_project_has_findings_through_the_console_script():
     data = json.loads(proc.stdout)
     assert data["findings"], "the demo project must show real findings"
     assert all(f["path"] and f["line"] >= 1 for f in data["findings"])
+
+
+def test_console_script_flushes_everything_before_its_fast_exit(tmp_path):
+    """`run()` ends with os._exit: the whole output must be out first, on a
+    pipe (block-buffered) as well, and the status must be main()'s, from the
+    cache as from a full run."""
+    env = {**os.environ, "STANDARDS_LINT_CACHE_DIR": str(tmp_path / "cache")}
+    env.pop("STANDARDS_LINT_NO_CACHE", None)
+    outputs = []
+    for _ in range(2):  # a full run, then a cache hit
+        proc = subprocess.run([sys.executable, "-m", "standards_lint", str(DEMO), "--no-git"],
+                              capture_output=True, text=True, env=env)
+        assert proc.returncode == 1, proc.stderr
+        assert proc.stdout.rstrip().splitlines()[-1].startswith("Found 6 problems")
+        outputs.append(proc.stdout)
+    assert outputs[0] == outputs[1]
+    assert len(list((tmp_path / "cache" / "results").iterdir())) == 1
+    clean = subprocess.run([sys.executable, "-m", "standards_lint", str(DEMO), "--no-git", "--select", "SL990"],
+                           capture_output=True, text=True, env=env)
+    assert clean.returncode == 0 and "All checks passed" in clean.stdout
