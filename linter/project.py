@@ -22,6 +22,7 @@ DOCS_DIR = ".standards/docs"
 CONTEXT_PATH = ".standards/CONTEXT.md"
 # Files whose conflict markers stop every workflow role.
 CONFLICT_FILES = (STATE_PATH, MODE_PATH, CONTEXT_PATH)
+OPEN_MARK = "<!-- STANDARDS"  # (provenance.OPEN, without importing it)
 # How much of a file is read to find the provenance block it begins with.
 HEAD_BYTES = 4096
 # Files larger than this are not read (SL006); `max-file-size` changes it.
@@ -125,7 +126,10 @@ class Project:
             return None
         if complete:
             text = self._decode(rel, data)
-            self._texts[rel] = text
+            # Keep it when it may be a record (read again by the rules); a
+            # plain note is dropped, or 50,000 notes would stay in memory.
+            if text is None or text.startswith(OPEN_MARK):
+                self._texts[rel] = text
             return text
         # A multi-byte character may be cut at the end of the head.
         for cut in range(4):

@@ -105,11 +105,11 @@ def parse_block(path: str, text: str) -> Optional[Provenance]:
         return None
     # The block ends at its `-->` or at the first blank line: read no further.
     close = text.find("-->")
-    blank = _BLANK.search(text)
     cut = len(text)
     if close != -1:
         eol = text.find("\n", close)
         cut = eol if eol != -1 else len(text)
+    blank = _BLANK.search(text, 0, cut + 1)  # only a blank line before the close matters
     if blank is not None and blank.start() < cut:
         cut = blank.end()
     text = text[:cut]

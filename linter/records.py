@@ -67,7 +67,7 @@ def inventory(project) -> list[Record]:
             continue
         prov = project.provenance(rel)
         if prov is not None and prov.valid:
-            if (project.all_cycles or prov.cycle == project.active_cycle) and project.text(rel) is None:
+            if prov.cycle == project.active_cycle and project.text(rel) is None:
                 continue  # the rules read these whole; this one cannot be (reported by the engine)
             out.append(Record(rel, prov.artifact, prov.cycle, prov.review_kind, prov, project))
     return out

@@ -125,7 +125,7 @@ class DiskSource:
         except OSError as exc:
             raise ReadError(exc.strerror or str(exc)) from exc
         try:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
+            if rel not in self._regular and not stat.S_ISREG(os.fstat(fd).st_mode):
                 raise ReadError("not a regular file")
             data = os.read(fd, limit + 1)
         except OSError as exc:

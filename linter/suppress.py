@@ -18,6 +18,7 @@ import attrs
 from .findings import Finding
 
 UNUSED = "SL005"
+_MARKER = "standards-lint-"
 _DIRECTIVE = re.compile(
     r"^<!--\s*standards-lint-(disable-next-line|disable|enable)\s+([A-Za-z0-9_, ]+?)\s*-->$"
 )
@@ -80,7 +81,11 @@ def apply_suppressions(project, findings: list[Finding], selected) -> list[Findi
         fs = by_path.get(path, [])
         doc = project._docs.get(path)
         if doc is None and fs and path.lower().endswith(".md"):
-            doc = project.doc(path)
+            # Parse (for its comments) only a file that names a directive at
+            # all: findings on thousands of unparsed files stay cheap.
+            text = project.transient_text(path)
+            if text is not None and _MARKER in text:
+                doc = project.doc(path)
         sups = _directives(doc) if doc is not None and doc.comments else []
         for f in fs:
             hit = None

@@ -117,3 +117,53 @@ def test_unused_suppression_is_a_warning(tmp_path, capsys):
     unused = [f for f in data["findings"] if f["code"] == "SL005"]
     assert len(unused) == 1 and unused[0]["severity"] == "warning" and "SL501" in unused[0]["message"]
     assert unused[0]["line"] == CLEAN_STATE.split("\n").index("## Recovery") + 3
+
+
+# -- reading limits: max-file-size, all-cycles -------------------------------------
+
+NOTE = ".standards/docs/notes/n.md"
+LONG_NOTE = "# Notes\n\n" + "word " * 400 + "\n"  # about 2 kB
+
+
+def test_max_file_size_from_config_reports_sl006(tmp_path, capsys):
+    root = tree(tmp_path, {NOTE: LONG_NOTE, "standards-lint.toml": 'max-file-size = "1 KiB"\n'})
+    _, data, _ = run_json(capsys, [root])
+    hits = [f for f in data["findings"] if f["code"] == "SL006"]
+    assert [(f["path"], f["line"], f["severity"]) for f in hits] == [(NOTE, 1, "warning")]
+    assert "is 2.0 KiB, larger than max-file-size (1.0 KiB)" in hits[0]["message"]
+    assert "SL501" in codes_of(data)  # everything else is still checked
+
+
+def test_max_file_size_accepts_bytes_and_units(tmp_path, capsys):
+    from standards_lint.config import parse_table
+
+    assert parse_table({"max-file-size": 2048}, "t").max_file_size == 2048
+    assert parse_table({"max-file-size": "16 MiB"}, "t").max_file_size == 16 * 1024 * 1024
+    assert parse_table({"max-file-size": "1.5MB"}, "t").max_file_size == 1_500_000
+
+
+def test_bad_max_file_size_exits_2(tmp_path, capsys):
+    for bad in ('"lots"', "0", "-5", "true", '"12 parsecs"'):
+        root = tree(tmp_path, {"standards-lint.toml": f"max-file-size = {bad}\n"})
+        code, data, err = run_json(capsys, [root])
+        assert code == 2 and "max-file-size" in err, bad
+
+
+def test_all_cycles_and_cache_must_be_booleans(tmp_path, capsys):
+    for key in ("all-cycles", "cache"):
+        root = tree(tmp_path, {"standards-lint.toml": f'{key} = "yes"\n'})
+        code, _, err = run_json(capsys, [root])
+        assert code == 2 and f"`{key}` must be true or false" in err
+
+
+def test_all_cycles_from_config_equals_the_flag(tmp_path, capsys):
+    other = "older-work-20250101T000000Z-0000beef"
+    record = f"<!-- STANDARDS\nArtifact: SCOPE\nCycle: {other}\n-->\n\n# Scope\n\n<<<<<<< HEAD\nA\n=======\nB\n>>>>>>> x\n"
+    root = tree(tmp_path, {f".standards/docs/scope/{other}.md": record})
+    _, data, _ = run_json(capsys, [root])
+    assert "SL111" not in codes_of(data)
+    _, data, _ = run_json(capsys, [root, "--all-cycles"])
+    assert "SL111" in codes_of(data)
+    write_tree(tmp_path, {"standards-lint.toml": "all-cycles = true\n"})
+    _, data, _ = run_json(capsys, [root])
+    assert "SL111" in codes_of(data)
