@@ -147,7 +147,13 @@ def _unclosed_openers(text: str) -> str:
 
 
 def parse_markdown(text: str, path: str) -> Document:
-    """Parse *text* (already decoded) into a :class:`Document`.  Never raises."""
+    """Parse *text* (already decoded) into a :class:`Document`.  Never raises.
+
+    Lone carriage returns end lines, as editors show them (the document's
+    text has them as line feeds; offsets are those of the original)."""
+    from .source import lone_cr_as_lf
+
+    text = lone_cr_as_lf(text)
     index = LineIndex(text)
     doc = Document(path, index.span(0, len(text)), text)
     doc.header = Container(path, index.span(0, 0))

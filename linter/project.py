@@ -146,8 +146,10 @@ class Project:
         return text
 
     def _decode(self, rel: str, data: bytes) -> Optional[str]:
+        skipped = 0
         if data.startswith(b"\xef\xbb\xbf"):
             data = data[3:]
+            skipped = 3  # the message gives the offset in the file, BOM included
             self.bom.add(rel)
         try:
             return data.decode("utf-8")
@@ -156,7 +158,7 @@ class Project:
             idx = LineIndex(good)
             line, col = idx.position(len(good))
             self.read_problems[rel] = (
-                f"is not valid UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start})",
+                f"is not valid UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start + skipped})",
                 Span(line, col, line, col + 1, len(good), len(good) + 1),
             )
             return None

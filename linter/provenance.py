@@ -103,6 +103,10 @@ def parse_block(path: str, text: str) -> Optional[Provenance]:
         text = text[1:]  # offsets then count from after the BOM, as the project decodes
     if not text.startswith(OPEN):
         return None
+    if "\r" in text:
+        from .source import lone_cr_as_lf
+
+        text = lone_cr_as_lf(text)  # same length: offsets are the file's
     # The block ends at its `-->` or at the first blank line: read no further.
     close = text.find("-->")
     cut = len(text)

@@ -24,6 +24,18 @@ def find_root(start: str) -> str | None:
         cur = parent
 
 
+def lone_cr_as_lf(text: str) -> str:
+    """*text* with every lone carriage return (old Mac line end, not part of
+    CRLF) read as a line feed.  The length is unchanged, so every offset, and
+    every fix computed on the result, applies to the original text, whose
+    line ends a fix keeps."""
+    if "\r" not in text:
+        return text
+    import re
+
+    return re.sub(r"\r(?!\n)", "\n", text)
+
+
 class ReadError(Exception):
     """A file exists but cannot be read or decoded."""
 

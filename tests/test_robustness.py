@@ -649,3 +649,32 @@ def test_undecodable_file_names_in_every_output_format(tmp_path, fmt):
         out.flush()
     assert status == 1
     assert b"caf" in raw.getvalue()
+
+
+def test_lone_cr_files_are_read_line_by_line_and_fixed_keeping_their_line_ends(tmp_path):
+    """Old Mac line ends: lines as an editor shows them, the provenance block
+    is seen, and a fix keeps every lone CR."""
+    cr_state = ACTIVE_FIXABLE_STATE.replace("\n", "\r")
+    cr_record = (PROVENANCE + "# R\n\n`A`: `b`\n").replace("\n", "\r")
+    _make_tree(tmp_path, {STATE: cr_state, RECORD: cr_record})
+    findings = _lint(tmp_path)
+    _assert_clean_run(findings)
+    with_lf = tmp_path / "lf"
+    _make_tree(with_lf, {STATE: ACTIVE_FIXABLE_STATE, RECORD: PROVENANCE + "# R\n\n`A`: `b`\n"})
+    expected = _lint(with_lf)
+    as_lines = lambda fs: sorted((f.code, f.path, f.line, f.column, f.end_line, f.end_column) for f in fs)  # noqa: E731
+    assert as_lines(findings) == as_lines(expected)
+    assert any(f.line > 1 for f in findings)
+    report, _ = fix_project(str(tmp_path), use_git=False)
+    assert set(report.changed) == {STATE}
+    assert (tmp_path / STATE).read_bytes() == ACTIVE_STATE.replace("\n", "\r").encode()
+
+
+@pytest.mark.parametrize("bom", [b"", b"\xef\xbb\xbf"])
+def test_invalid_utf8_offset_is_the_files_own(tmp_path, bom):
+    data = bom + b"# Mode\n\ncaf\xe9\n"
+    _make_tree(tmp_path, {MODE: data})
+    (hit,) = [f for f in _lint(tmp_path) if f.code == "SL002"]
+    offset = data.index(bytes([0xE9]))
+    assert f"byte 0xe9 at offset {offset})" in hit.message
+    assert (hit.line, hit.column) == (3, 4)
