@@ -12,7 +12,10 @@ from typing import Iterator, Optional
 import attrs
 
 
-@attrs.frozen
+# Not frozen: a frozen attrs class sets each field through object.__setattr__,
+# which made span creation (hundreds of thousands in a large project) cost
+# three times as much.  Spans are values all the same: never assign to one.
+@attrs.define(unsafe_hash=True)
 class Span:
     line: int
     column: int

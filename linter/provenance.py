@@ -25,6 +25,7 @@ from .ast import Span
 from .protocol import ARTIFACT_TYPES, REVIEW_KINDS
 
 OPEN = "<!-- STANDARDS"
+_OPEN_SPAN = Span(1, 1, 1, len(OPEN) + 1, 0, len(OPEN))  # the opener alone on line 1
 KEYS = ("Artifact", "Cycle", "ReviewKind")
 _LINE_RE = re.compile(r"^(Artifact|Cycle|ReviewKind):[ \t]*(\S+)$")
 # A cycle ID in a block: one token of letters, digits, `.`, `_` or `-`.  (The
@@ -36,12 +37,27 @@ _BLANK = re.compile(r"\n[ \t\r]*\n")
 
 @attrs.define(eq=False)
 class ProvenanceLine:
-    """One ``Key: value`` line of a provenance block."""
+    """One ``Key: value`` line of a provenance block.  Its spans are made
+    when asked for: a project's older records have thousands of blocks whose
+    lines no finding ever points at."""
 
     key: str
     value: str
-    span: Span  # the whole line
-    value_span: Span
+    line: int  # 1-based line number
+    column: int  # 1-based column where the line's content starts
+    start: int  # offset of the content
+    length: int  # length of the content (`Key: value`)
+    value_at: int  # where the value starts inside the content
+
+    @property
+    def span(self) -> Span:
+        """The whole line's content."""
+        return Span(self.line, self.column, self.line, self.column + self.length, self.start, self.start + self.length)
+
+    @property
+    def value_span(self) -> Span:
+        col, at, n = self.column + self.value_at, self.start + self.value_at, len(self.value)
+        return Span(self.line, col, self.line, col + n, at, at + n)
 
 
 @attrs.define(eq=False)
@@ -97,6 +113,33 @@ def needs_more(head: str) -> bool:
     return "-->" not in head and _BLANK.search(head) is None
 
 
+def _well_formed(path: str, text: str) -> Optional[Provenance]:
+    """The common case, parsed in one pass: the opener alone on line 1, then
+    `Key: value` lines with no surrounding blanks, then `-->` alone.  None
+    for anything else (the general parser below then explains the defect)."""
+    lines = text.split("\n")
+    if len(lines) < 3 or lines[0] != OPEN or lines[-1] != "-->":
+        return None
+    block = Provenance(path, _OPEN_SPAN)
+    offset = len(OPEN) + 1
+    seen = set()
+    for number, line in enumerate(lines[1:-1], 2):
+        m = _LINE_RE.match(line)
+        if m is None or line[-1:].isspace():
+            return None
+        key, value = m.group(1), m.group(2)
+        if key in seen or (key == "Cycle" and not _CYCLE_TOKEN_RE.match(value)):
+            return None
+        seen.add(key)
+        block.lines.append(ProvenanceLine(key, value, number, 1, offset, len(line), m.start(2)))
+        offset += len(line) + 1
+    block.closed = True
+    last = len(lines)
+    block.extent = Span(1, 1, last, 4, 0, offset + 3)
+    _check_keys(block)
+    return block
+
+
 def parse_block(path: str, text: str) -> Optional[Provenance]:
     """The provenance block *text* begins with, or None when it has none."""
     if text.startswith("\ufeff"):
@@ -117,6 +160,9 @@ def parse_block(path: str, text: str) -> Optional[Provenance]:
     if blank is not None and blank.start() < cut:
         cut = blank.end()
     text = text[:cut]
+    fast = _well_formed(path, text)
+    if fast is not None:
+        return fast
     raw_lines = text.split("\n")
     first = raw_lines[0].rstrip("\r")
     rest = first[len(OPEN):]
@@ -147,25 +193,28 @@ def parse_block(path: str, text: str) -> Optional[Provenance]:
         closes = stripped.endswith("-->")
         content = stripped[:-3].rstrip() if closes else stripped
         if content:
-            span = Span(line, col, line, col + len(content), start, start + len(content))
             m = _LINE_RE.match(content)
+            entry = ProvenanceLine(m.group(1) if m else "", m.group(2) if m else "", line, col, start, len(content),
+                                   m.start(2) if m else 0)
             if m is None or (m.group(1) == "Cycle" and not _CYCLE_TOKEN_RE.match(m.group(2))):
-                block.errors.append((f"unexpected provenance line `{content}`", span))
+                block.errors.append((f"unexpected provenance line `{content}`", entry.span))
+            elif entry.key in seen:
+                block.errors.append((f"`{entry.key}` appears twice in the provenance block", entry.span))
             else:
-                key, value = m.group(1), m.group(2)
-                at = m.start(2)
-                if key in seen:
-                    block.errors.append((f"`{key}` appears twice in the provenance block", span))
-                else:
-                    seen.add(key)
-                    value_span = Span(line, col + at, line, col + at + len(value), start + at, start + at + len(value))
-                    block.lines.append(ProvenanceLine(key, value, span, value_span))
+                seen.add(entry.key)
+                block.lines.append(entry)
         if closes:
             block.closed = True
             break
     block.extent = Span(1, 1, last_line, last_col, 0, last_end)
     if not block.closed:
         block.errors.append(("the provenance block is never closed with `-->`", block.span))
+    _check_keys(block)
+    return block
+
+
+def _check_keys(block: Provenance) -> None:
+    """The defects of a block's keys and values (after its lines are read)."""
     art, cyc, kind = block.get("Artifact"), block.get("Cycle"), block.get("ReviewKind")
     # A missing line is only worth a word when every line was readable and
     # the block closed; otherwise the defect above already explains it.
@@ -185,7 +234,6 @@ def parse_block(path: str, text: str) -> Optional[Provenance]:
         block.errors.append(("only REVIEW blocks may have `ReviewKind`", kind.span))
     if cyc is None and complete:
         block.errors.append(("it has no `Cycle` line", block.span))
-    return block
 
 
 
