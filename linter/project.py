@@ -13,6 +13,7 @@ from typing import Optional
 
 from .ast import Document, Span
 from .parser import LineIndex, parse_markdown
+from .provenance import OPEN, needs_more, parse_block
 from .source import DiskSource, GitHead, ReadError, TooLarge, find_root  # noqa: F401 (find_root: public here too)
 
 STANDARDS_DIR = ".standards"
@@ -22,7 +23,6 @@ DOCS_DIR = ".standards/docs"
 CONTEXT_PATH = ".standards/CONTEXT.md"
 # Files whose conflict markers stop every workflow role.
 CONFLICT_FILES = (STATE_PATH, MODE_PATH, CONTEXT_PATH)
-OPEN_MARK = "<!-- STANDARDS"  # (provenance.OPEN, without importing it)
 # How much of a file is read to find the provenance block it begins with.
 HEAD_BYTES = 4096
 # Files larger than this are not read (SL006); `max-file-size` changes it.
@@ -105,10 +105,13 @@ class Project:
             self.oversized[rel] = exc.size
             return None
         except ReadError as exc:
-            if self.source.kind(rel) == "file":
-                self.read_problems[rel] = (f"cannot be read: {exc}", Span(1, 1, 1, 1, 0, 0))
+            self._unreadable(rel, exc)
             return None
         return self._decode(rel, data)
+
+    def _unreadable(self, rel: str, exc: ReadError) -> None:
+        if self.source.kind(rel) == "file":
+            self.read_problems[rel] = (f"cannot be read: {exc}", Span(1, 1, 1, 1, 0, 0))
 
     def head_text(self, rel: str) -> Optional[str]:
         """The start of a file (about HEAD_BYTES), decoded; the whole text
@@ -120,30 +123,25 @@ class Project:
         try:
             data, complete = self.source.read_head(rel, HEAD_BYTES)
         except ReadError as exc:
-            if self.source.kind(rel) == "file":
-                self.read_problems[rel] = (f"cannot be read: {exc}", Span(1, 1, 1, 1, 0, 0))
+            self._unreadable(rel, exc)
             self._texts[rel] = None
             return None
         if complete:
             text = self._decode(rel, data)
             # Keep it when it may be a record (read again by the rules); a
             # plain note is dropped, or 50,000 notes would stay in memory.
-            if text is None or text.startswith(OPEN_MARK):
+            if text is None or text.startswith(OPEN):
                 self._texts[rel] = text
             return text
-        # A multi-byte character may be cut at the end of the head.
-        for cut in range(4):
-            try:
-                head = data[: len(data) - cut] if cut else data
-                if head.startswith(b"\xef\xbb\xbf"):
-                    self.bom.add(rel)
-                    head = head[3:]
-                return head.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                if exc.end < len(head):
-                    break  # invalid inside the head: report it as a whole read would
-        text = self.text(rel)
-        return text
+        if data.startswith(b"\xef\xbb\xbf"):
+            self.bom.add(rel)
+            data = data[3:]
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            if exc.end == len(data) and exc.reason == "unexpected end of data":
+                return data[: exc.start].decode("utf-8")  # a character cut by the end of the head
+            return self.text(rel)  # invalid inside the head: the whole read reports where
 
     def _decode(self, rel: str, data: bytes) -> Optional[str]:
         skipped = 0
@@ -214,8 +212,6 @@ class Project:
             if d is not None:
                 cache[rel] = d.provenance
             else:
-                from .provenance import OPEN, parse_block, needs_more
-
                 text = self.head_text(rel)
                 if text is not None and text.startswith(OPEN) and needs_more(text) and rel not in self._texts:
                     text = self.text(rel)  # the block goes on past the head

@@ -678,3 +678,26 @@ def test_invalid_utf8_offset_is_the_files_own(tmp_path, bom):
     offset = data.index(bytes([0xE9]))
     assert f"byte 0xe9 at offset {offset})" in hit.message
     assert (hit.line, hit.column) == (3, 4)
+
+
+@pytest.mark.parametrize("pad", range(4))
+def test_a_character_cut_by_the_end_of_the_head_is_not_an_error(tmp_path, pad):
+    """Only the first 4 KiB of an older record are read: a multi-byte
+    character cut there is not invalid UTF-8."""
+    other = "older-work-20250101T000000Z-0000beef"
+    text = PROVENANCE.replace(CYCLE, other) + "x" * pad + "\u20ac" * 3000  # 3 bytes each
+    rel = f".standards/docs/reviews/{other}/implementation.md"
+    _make_tree(tmp_path, {STATE: ACTIVE_STATE, rel: text})
+    result = lint(str(tmp_path), use_git=False)
+    assert [f for f in result.findings if f.path == rel] == []
+    assert rel not in result.project._texts  # decoded from its head, never read whole
+    assert result.project.provenance(rel).valid
+
+
+def test_invalid_utf8_inside_an_older_records_head_is_reported_where_it_is(tmp_path):
+    other = "older-work-20250101T000000Z-0000beef"
+    rel = f".standards/docs/reviews/{other}/implementation.md"
+    data = PROVENANCE.replace(CYCLE, other).encode() + b"# R\n\ncaf\xe9\n" + b"x" * 10_000
+    _make_tree(tmp_path, {STATE: ACTIVE_STATE, rel: data})
+    hits = [(f.code, f.line, f.column) for f in _lint(tmp_path) if f.path == rel]
+    assert hits == [("SL002", 8, 4)]
