@@ -1,0 +1,86 @@
+"""How far files are read: a project with many older cycles is checked from
+the heads of their records (the provenance block), never their bodies, unless
+--all-cycles asks; nothing read only for a scan is kept in memory."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from standards_lint.engine import lint
+from standards_lint.source import DiskSource
+
+from .rules.conftest import write_tree
+from .test_robustness import ACTIVE_STATE, CYCLE, PROVENANCE, RUNTIME, STATE
+
+BODY = "\n# Development Plan\n\n" + ("Prose of an old cycle. " * 40 + "\n\n") * 30  # about 28 kB
+
+
+def _older(k: int) -> str:
+    return f"older-work-{k:04d}-20250101T000000Z-{k:08x}"
+
+
+def _tree(root: Path, n: int) -> list[str]:
+    files = dict(RUNTIME)
+    files[STATE] = ACTIVE_STATE
+    files[f".standards/docs/reviews/{CYCLE}/implementation.md"] = PROVENANCE + "\n# Implementation Review\n"
+    older = []
+    for k in range(n):
+        rel = f".standards/docs/development/{_older(k)}.md"
+        files[rel] = f"<!-- STANDARDS\nArtifact: DEVELOPMENT\nCycle: {_older(k)}\n-->\n" + BODY
+        older.append(rel)
+    write_tree(root, files)
+    return older
+
+
+@pytest.fixture()
+def reads(monkeypatch):
+    """Paths read whole (read_bytes) and read by their head (read_head)."""
+    whole, heads = [], []
+    real_bytes, real_head = DiskSource.read_bytes, DiskSource.read_head
+
+    def read_bytes(self, rel, *args):
+        whole.append(rel)
+        return real_bytes(self, rel, *args)
+
+    def read_head(self, rel, *args):
+        heads.append(rel)
+        return real_head(self, rel, *args)
+
+    monkeypatch.setattr(DiskSource, "read_bytes", read_bytes)
+    monkeypatch.setattr(DiskSource, "read_head", read_head)
+    return whole, heads
+
+
+def test_older_cycles_are_read_only_as_far_as_their_provenance_block(tmp_path, reads):
+    older = _tree(tmp_path, 60)
+    result = lint(str(tmp_path), use_git=False)
+    whole, heads = reads
+    assert not set(older) & set(whole)
+    assert set(older) <= set(heads)
+    assert heads.count(older[0]) == 1  # each head is read once
+    assert not set(older) & set(result.project._texts)
+    assert not set(older) & set(result.project._docs)
+    assert {r.cycle for r in result.project.records} >= {_older(0), _older(59), CYCLE}
+
+
+def test_all_cycles_reads_every_record_whole_without_keeping_it(tmp_path, reads):
+    older = _tree(tmp_path, 60)
+    result = lint(str(tmp_path), use_git=False, all_cycles=True)
+    whole, _ = reads
+    assert set(older) <= set(whole)
+    assert not set(older) & set(result.project._texts)
+
+
+def test_a_damaged_body_of_an_older_record_shows_only_with_all_cycles(tmp_path):
+    older = _tree(tmp_path, 3)
+    conflicted, undecodable = tmp_path / older[1], tmp_path / older[2]
+    conflicted.write_bytes(conflicted.read_bytes() + b"\n<<<<<<< HEAD\nmine\n=======\ntheirs\n>>>>>>> other\n")
+    undecodable.write_bytes(undecodable.read_bytes() + b"caf\xe9\n")
+    quick = lint(str(tmp_path), use_git=False)
+    assert [f.code for f in quick.findings if f.path in older] == []
+    full = lint(str(tmp_path), use_git=False, all_cycles=True)
+    assert sorted((f.path, f.code) for f in full.findings if f.path in older) == [
+        (older[1], "SL111"), (older[2], "SL002"),
+    ]
