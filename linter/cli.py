@@ -50,7 +50,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--no-git", action="store_true", help="skip comparisons with the last commit")
     p.add_argument("--all-cycles", action="store_true",
                    help="read and check every cycle's records fully, not only the active cycle's")
-    p.add_argument("--no-cache", action="store_true", help="neither read nor write the cache of results and parsed files")
+    p.add_argument("--no-cache", action="store_true", help="neither reuse nor store the result of an unchanged project (see docs/architecture.md)")
     p.add_argument("--fix", action="store_true", help="apply safe fixes, then report what remains")
     p.add_argument("--unsafe-fixes", action="store_true", help="with --fix or --diff, also apply unsafe fixes")
     p.add_argument("--diff", action="store_true", help="print a unified diff of the fixes instead of writing them")

@@ -322,7 +322,7 @@ def run_rules(project: Project, rules: list[Rule]) -> Result:
     for path, size in sorted(project.oversized.items()):
         findings.append(
             Finding(TOO_LARGE, "warning",
-                    f"{path} is {_megabytes(size)}, larger than max-file-size ({_megabytes(project.max_file_size)}), "
+                    f"{path} is {_human_size(size)}, larger than max-file-size ({_human_size(project.max_file_size)}), "
                     "so it was not read or checked. Split it, or raise `max-file-size`.",
                     path, 1, 1, 1, 1, "standards-lint", "file-too-large")
         )
@@ -338,7 +338,7 @@ def run_rules(project: Project, rules: list[Rule]) -> Result:
     return Result(findings, project, len(project._docs), internal_errors=internal)
 
 
-def _megabytes(size: int) -> str:
+def _human_size(size: int) -> str:
     if size >= 1048576:
         return f"{size / 1048576:.1f} MiB"
     if size >= 1024:
