@@ -23,6 +23,8 @@ DOCS_DIR = ".standards/docs"
 CONTEXT_PATH = ".standards/CONTEXT.md"
 # Files whose conflict markers stop every workflow role.
 CONFLICT_FILES = (STATE_PATH, MODE_PATH, CONTEXT_PATH)
+# A conflict marker line starts with one of these (see the grammar's CONFLICT).
+MARKER_RUNS = ("<<<<<<<", ">>>>>>>", "|||||||", "=======")
 # How much of a file is read to find the provenance block it begins with.
 HEAD_BYTES = 4096
 # Files larger than this are not read (SL006); `max-file-size` changes it.
@@ -185,8 +187,17 @@ class Project:
 
     def conflicts(self, rel: str) -> list:
         """Merge-conflict markers of a Markdown file (also inside comments
-        and fences), in order; empty when the file is absent."""
-        d = self.doc(rel)
+        and fences), in order; empty when the file is absent.
+
+        A file whose text holds no run of seven marker characters cannot
+        hold a marker, so it is not parsed for this (CONTEXT.md, say, is
+        otherwise only read)."""
+        d = self._docs.get(rel)
+        if d is None:
+            text = self.text(rel)
+            if text is None or not any(m in text for m in MARKER_RUNS):
+                return []
+            d = self.doc(rel)
         if d is None:
             return []
         if len(d.conflicts) > 1:
@@ -226,11 +237,20 @@ class Project:
         value = value.strip() if value else ""
         return value if value and value not in ("UNSET", "NONE") else None
 
+    @cached_property
+    def _active_cycle_unknown(self) -> bool:
+        """STATE.md is missing or has no readable `Active Work.Id` (unlike an
+        Id that says UNSET or NONE): which records are older cannot be told,
+        so none is."""
+        st = self.state
+        return st is None or st.aw("Id") is None
+
     def is_older_record(self, rel: str) -> bool:
         """True when *rel* is a valid record of a cycle other than the active
-        one.  Rules read such records only as far as their provenance block
-        unless ``all_cycles`` is set."""
-        if self.all_cycles:
+        one (none is active when the Id says UNSET or NONE).  Rules read such
+        records only as far as their provenance block unless ``all_cycles``
+        is set."""
+        if self.all_cycles or self._active_cycle_unknown:
             return False
         prov = self.provenance(rel)
         return prov is not None and prov.valid and prov.cycle != self.active_cycle

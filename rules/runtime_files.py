@@ -46,9 +46,8 @@ def runtime_file_missing(project):
 
 # Files in which a conflict marker stops every workflow role: the reference
 # checker looks only at these (comments included).
-from standards_lint.project import CONFLICT_FILES  # noqa: E402
+from standards_lint.project import CONFLICT_FILES, MARKER_RUNS  # noqa: E402
 
-_MARKER_HINTS = ("<<<<<<<", ">>>>>>>", "|||||||", "=======")
 
 
 @rule(
@@ -118,7 +117,7 @@ def record_merge_conflict(project):
             continue
         text = project.transient_text(rel)
         # Only a file that could hold a marker is parsed for one.
-        if text is None or not any(h in text for h in _MARKER_HINTS):
+        if text is None or not any(h in text for h in MARKER_RUNS):
             continue
         for marker in project.conflicts(rel):
             number, body = marker.span.line, marker.text

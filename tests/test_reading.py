@@ -84,3 +84,26 @@ def test_a_damaged_body_of_an_older_record_shows_only_with_all_cycles(tmp_path):
     assert sorted((f.path, f.code) for f in full.findings if f.path in older) == [
         (older[1], "SL111"), (older[2], "SL002"),
     ]
+
+
+def test_without_a_readable_active_work_id_every_record_is_read_whole(tmp_path, reads):
+    """When STATE.md cannot say which cycle is active (no `Id` field), no
+    record counts as older: each is read whole and checked."""
+    older = _tree(tmp_path, 3)
+    state = tmp_path / STATE
+    state.write_text(state.read_text(encoding="utf-8").replace("`Id`:", "`Ident`:"), encoding="utf-8")
+    result = lint(str(tmp_path), use_git=False)
+    whole, _ = reads
+    assert result.project.active_cycle is None
+    assert set(older) <= set(whole)
+
+
+def test_an_unset_active_work_id_makes_every_record_older(tmp_path, reads):
+    older = _tree(tmp_path, 3)
+    state = tmp_path / STATE
+    text = state.read_text(encoding="utf-8")
+    state.write_text(text.replace(f"`Id`: `{CYCLE}`", "`Id`: `UNSET`"), encoding="utf-8")
+    result = lint(str(tmp_path), use_git=False)
+    whole, _ = reads
+    assert result.project.active_cycle is None
+    assert not set(older) & set(whole)
