@@ -256,6 +256,21 @@ class Project:
         return prov is not None and prov.valid and prov.cycle != self.active_cycle
 
     @cached_property
+    def blocks(self) -> dict:
+        """path -> provenance block, for every Markdown file that may be a
+        record (see :func:`provenance.scanned`) and begins with a block,
+        valid or not.  Each file is read by its head only."""
+        from .provenance import scanned
+
+        out = {}
+        for rel in self.markdown_files:
+            if scanned(rel) and self.source.kind(rel) == "file":
+                block = self.provenance(rel)
+                if block is not None:
+                    out[rel] = block
+        return out
+
+    @cached_property
     def records(self):
         """Every valid STANDARDS record (see :mod:`standards_lint.records`)."""
         from .records import inventory

@@ -13,7 +13,7 @@ import attrs
 
 from .ast import Document
 from .protocol import record_path
-from .provenance import Provenance, scanned
+from .provenance import Provenance
 
 
 @attrs.define(eq=False)
@@ -60,14 +60,14 @@ def inventory(project) -> list[Record]:
     """Every Markdown file of the project that is a valid STANDARDS record.
 
     A record *begins with* its provenance block, so only the start of each
-    file is parsed here; the whole record is parsed when a rule asks."""
+    file is read here (``project.blocks``); the whole record is parsed when a
+    rule asks."""
     out = []
-    for rel in project.markdown_files:
-        if not scanned(rel):
+    active = project.active_cycle
+    for rel, prov in project.blocks.items():
+        if not prov.valid:
             continue
-        prov = project.provenance(rel)
-        if prov is not None and prov.valid:
-            if prov.cycle == project.active_cycle and project.text(rel) is None:
-                continue  # the rules read these whole; this one cannot be (reported by the engine)
-            out.append(Record(rel, prov.artifact, prov.cycle, prov.review_kind, prov, project))
+        if prov.cycle == active and project.text(rel) is None:
+            continue  # the rules read these whole; this one cannot be (reported by the engine)
+        out.append(Record(rel, prov.artifact, prov.cycle, prov.review_kind, prov, project))
     return out

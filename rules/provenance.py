@@ -24,7 +24,6 @@ from __future__ import annotations
 
 from typing import Optional
 
-from standards_lint.provenance import scanned
 from standards_lint.protocol import TERMINAL_STATES, record_path
 from standards_lint.rule import module_rules, report, rule
 
@@ -35,18 +34,7 @@ HEADER_CYCLE_TYPES = ("DEVELOPMENT", "VERIFICATION", "REVIEW", "DOCUMENTATION", 
 
 def blocks(project) -> dict:
     """path -> Block for every inspected Markdown file that begins with one."""
-    cached = getattr(project, "_sl6_blocks", None)
-    if cached is not None:
-        return cached
-    out = {}
-    for rel in project.markdown_files:
-        if not scanned(rel) or project.kind(rel) != "file":
-            continue
-        b = project.provenance(rel)
-        if b is not None:
-            out[rel] = b
-    project._sl6_blocks = out
-    return out
+    return project.blocks
 
 
 def project_records(project) -> list:
