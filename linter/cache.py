@@ -82,6 +82,8 @@ def _walk_into(h, root: str) -> None:
                         "utf-8", "surrogateescape"
                     )
                 )
+                if e.is_symlink():  # the linter reads through it: its target counts too
+                    _stat_line(h, "target", e.path)
             except OSError:
                 h.update(f"{e.path}\0?\n".encode("utf-8", "surrogateescape"))
         stack.extend(reversed(dirs))

@@ -174,3 +174,16 @@ def test_an_internal_error_is_not_cached(project, lint_calls, monkeypatch):
     assert "SL001" in first[1]
     run(str(project), "--no-git")
     assert len(lint_calls) == 2
+
+
+def test_editing_the_target_of_a_symlinked_file_is_a_miss(project, lint_calls, tmp_path):
+    outside = tmp_path / "outside.md"
+    outside.write_text("# Notes\n", encoding="utf-8")
+    link = project / ".standards" / "docs" / "notes.md"
+    link.symlink_to(outside)
+    run(str(project), "--no-git")
+    run(str(project), "--no-git")
+    assert len(lint_calls) == 1
+    outside.write_text("# Notes\n\n<<<<<<< HEAD\na\n=======\nb\n>>>>>>> x\n", encoding="utf-8")
+    run(str(project), "--no-git")
+    assert len(lint_calls) == 2
