@@ -103,6 +103,8 @@ def fix_project(root: str, *, unsafe: bool = False, write: bool = True, use_git:
         if not _apply_pass(texts, candidates, unsafe, report):
             break
         report.passes += 1
+        result = project = None  # this pass's model is no longer needed
+        _collect_previous_pass()
         result = lint(root, use_git=use_git, registry=registry, overlay=dict(texts), config=config)
     for path, after in texts.items():
         before = originals[path]
@@ -156,3 +158,13 @@ def unified_diff(report: FixReport) -> str:
             )
         )
     return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in out)
+
+
+def _collect_previous_pass() -> None:
+    """A pass's project model holds reference cycles (records point back at
+    their project); the console script runs with the garbage collector held
+    back, so each pass frees the last one's explicitly."""
+    import gc
+
+    if not gc.isenabled():
+        gc.collect()

@@ -67,3 +67,42 @@ def test_cli_fix_reports_what_it_fixed(tmp_path, capsys):
     assert main([str(tmp_path), "--fix", "--no-git"]) == 0
     out = capsys.readouterr().out
     assert "Fixed 1 finding in 1 file." in out
+
+
+def test_passes_free_their_project_models_when_the_collector_is_held_back(tmp_path):
+    """The console script disables the garbage collector; a --fix run of many
+    passes must not keep every pass's project model (they hold cycles)."""
+    import gc
+    import weakref
+
+    import shutil
+    from pathlib import Path
+
+    from standards_lint import engine
+
+    # The demo project: its records are inventoried, which makes the cycles.
+    shutil.copytree(Path(__file__).resolve().parents[1] / "fixtures" / "demo", tmp_path / "demo")
+    tmp_path = tmp_path / "demo"
+    projects = []
+    real = engine.Project
+
+    class Tracked(real):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            projects.append(weakref.ref(self))
+
+    gc.disable()
+    try:
+        import standards_lint.engine as eng
+
+        eng.Project = Tracked
+        try:
+            report, result = fix_project(str(tmp_path), use_git=False)
+        finally:
+            eng.Project = real
+        assert report.passes >= 1 and len(projects) >= 2
+        assert "records" in result.project.__dict__
+        alive = [p for p in projects if p() is not None]
+        assert len(alive) == 1 and alive[0]() is result.project  # only the last pass's
+    finally:
+        gc.enable()
