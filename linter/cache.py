@@ -210,7 +210,7 @@ def lookup(root: str, run_key: str) -> tuple[int, str, str] | None:
             if len(out) != n_out or len(err) != n_err or fh.read(1):
                 return None
             return status, out, err
-    except (OSError, ValueError):
+    except (OSError, ValueError):  # UnicodeDecodeError is a ValueError
         return None
 
 
@@ -225,7 +225,7 @@ def store(root: str, run_key: str, status: int, out: str, err: str) -> None:
             fh.write(out)
             fh.write(err)
         os.replace(tmp, path)
-    except OSError:
+    except (OSError, UnicodeError):  # a text the cache file cannot hold: not cached
         try:
             os.unlink(tmp)
         except OSError:

@@ -187,3 +187,12 @@ def test_editing_the_target_of_a_symlinked_file_is_a_miss(project, lint_calls, t
     outside.write_text("# Notes\n\n<<<<<<< HEAD\na\n=======\nb\n>>>>>>> x\n", encoding="utf-8")
     run(str(project), "--no-git")
     assert len(lint_calls) == 2
+
+
+def test_an_output_the_cache_cannot_hold_is_simply_not_stored(project, monkeypatch):
+    from standards_lint import cache
+
+    cache.store(str(project), "k" * 40, 1, "bad \ud800 text", "")
+    assert cache.lookup(str(project), "k" * 40) is None
+    cache.store(str(project), "k" * 40, 1, "file \udcff name", "")
+    assert cache.lookup(str(project), "k" * 40) == (1, "file \udcff name", "")
