@@ -701,3 +701,17 @@ def test_invalid_utf8_inside_an_older_records_head_is_reported_where_it_is(tmp_p
     _make_tree(tmp_path, {STATE: ACTIVE_STATE, rel: data})
     hits = [(f.code, f.line, f.column) for f in _lint(tmp_path) if f.path == rel]
     assert hits == [("SL002", 8, 4)]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")
+@pytest.mark.parametrize("where", [".standards/docs/notes/pipe.md", "docs/pipe.md"])
+def test_a_named_pipe_called_md_never_blocks_the_run(tmp_path, where):
+    """Reading a FIFO would wait for a writer forever; it is not a regular
+    file, so it is reported (or skipped) and the rest is checked."""
+    _make_tree(tmp_path, {STATE: ACTIVE_STATE, MODE: BAD_MODE})
+    pipe = tmp_path / where
+    pipe.parent.mkdir(parents=True, exist_ok=True)
+    os.mkfifo(pipe)
+    findings = _timed_lint(tmp_path, 30)
+    assert "SL121" in {f.code for f in findings if f.path == MODE}
+    assert [f.code for f in findings if f.path == where] in ([], ["SL002"])
