@@ -516,6 +516,15 @@ def documentation_entry(project):
         )
 
 
+def _clear_pending_cadence(sm, message: str):
+    """A finding at PendingVerificationCadence whose safe fix sets it to NONE."""
+    field = aw_field(sm, "PendingVerificationCadence")
+    return report(
+        at(field), message,
+        fix=replace(field.path, field.value_span, "NONE", description="Clear PendingVerificationCadence"),
+    )
+
+
 @rule(
     code="SL310",
     name="documentation-pending-cadence",
@@ -543,12 +552,10 @@ def documentation_cadence(project):
         return
     cadence = pending_cadence(sm)
     if cadence in CADENCES:
-        field = aw_field(sm, "PendingVerificationCadence")
-        yield report(
-            at(field),
+        yield _clear_pending_cadence(
+            sm,
             f"A DOCUMENTATION cycle keeps Active Work.PendingVerificationCadence NONE, not {cadence}; it "
             "schedules no implementation or Tester assessments.",
-            fix=replace(field.path, field.value_span, "NONE", description="Clear PendingVerificationCadence"),
         )
 
 
@@ -756,12 +763,10 @@ def stale_cadence(project):
         return
     if _scheduling_remains(ws, frames):
         return
-    field = aw_field(sm, "PendingVerificationCadence")
-    yield report(
-        at(field),
+    yield _clear_pending_cadence(
+        sm,
         f"Clear pending cadence intent ({cadence}): in {ws} no implementation or increment scheduling "
         "remains before Reviewer.",
-        fix=replace(field.path, field.value_span, "NONE", description="Clear PendingVerificationCadence"),
     )
 
 
