@@ -293,6 +293,24 @@ def header_anchor(doc: Document) -> Span:
     return Span(1, 1, 1, 1, 0, 0)
 
 
+def field_anchor(doc: Document, field: Optional[Field]) -> tuple[str, Span]:
+    """Where a finding about a header field points: its value, or the title
+    when the field is missing."""
+    return (doc.path, field.value_span) if field is not None else (doc.path, header_anchor(doc))
+
+
+def header_fields_once(doc: Document, names, record: str):
+    """Findings for header fields *names* of *doc* that are missing, empty
+    or repeated (each must appear exactly once with a value)."""
+    for name in names:
+        found = fields(doc.header, name)
+        if len(found) == 1 and found[0].value.strip():
+            continue
+        where = (doc.path, found[1].span) if len(found) > 1 else field_anchor(doc, found[0] if found else None)
+        what = "is repeated" if len(found) > 1 else ("is empty" if found else "is missing")
+        yield report(where, f"`{name}` {what}; the {record} header needs it exactly once with a value.")
+
+
 # -- the workflow position ----------------------------------------------------
 
 
@@ -504,14 +522,7 @@ def plan_cadence_fields_once(project):
     plan = load_plan(project)
     if plan is None:
         return
-    for name in ("Verification Cadence", "Current Increment"):
-        found = fields(plan.header, name)
-        if len(found) == 1 and found[0].value.strip():
-            continue
-        where = (plan.path, found[1].span) if len(found) > 1 else (
-            (plan.path, found[0].value_span) if found else (plan.path, header_anchor(plan.doc)))
-        what = "is repeated" if len(found) > 1 else ("is empty" if found else "is missing")
-        yield report(where, f"`{name}` {what}; the plan header needs it exactly once with a value.")
+    yield from header_fields_once(plan.doc, ("Verification Cadence", "Current Increment"), "plan")
 
 
 @rule(
@@ -684,8 +695,7 @@ def expedited_cadence(project):
     if plan.cadence == "AFTER_IMPLEMENTATION":
         return
     found = fields(plan.header, "Verification Cadence")
-    where = (plan.path, found[0].value_span) if found else (plan.path, header_anchor(plan.doc))
-    yield report(where, "This is an EXPEDITED cycle, which supports only `Verification Cadence`: `AFTER_IMPLEMENTATION`.")
+    yield report(field_anchor(plan.doc, found[0] if found else None), "This is an EXPEDITED cycle, which supports only `Verification Cadence`: `AFTER_IMPLEMENTATION`.")
 
 
 # ---------------------------------------------------------------------------
@@ -1209,9 +1219,7 @@ def checkpoint_approved_plan(project):
     locked = value_of(plan.header, "User Style Locked")
     if status in ("APPROVED", "IN_PROGRESS", "COMPLETE") and locked == "true":
         return
-    f = one_field(plan.header, "Status")
-    where = (plan.path, f.value_span) if f is not None else (plan.path, header_anchor(plan.doc))
-    yield report(where, "A checkpoint needs an approved plan (APPROVED, IN_PROGRESS or COMPLETE) with `User Style Locked`: `true`.")
+    yield report(field_anchor(plan.doc, one_field(plan.header, "Status")), "A checkpoint needs an approved plan (APPROVED, IN_PROGRESS or COMPLETE) with `User Style Locked`: `true`.")
 
 
 @rule(

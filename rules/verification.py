@@ -17,8 +17,9 @@ from standards_lint.rules.development_plan import (
     REVIEWER_OR_LATER,
     cycle_id,
     cycle_record,
-    fields,
+    field_anchor,
     header_anchor,
+    header_fields_once,
     live_cycle,
     load_plan,
     one_field,
@@ -49,8 +50,7 @@ def _target(doc: Document) -> Optional[str]:
 
 
 def _where(doc: Document, name: str):
-    f = one_field(doc.header, name)
-    return (doc.path, f.value_span) if f is not None else (doc.path, header_anchor(doc))
+    return field_anchor(doc, one_field(doc.header, name))
 
 
 def section_lines(doc: Document, title: str) -> list[str]:
@@ -110,14 +110,7 @@ def assessment_fields_once(project):
     doc = load_report(project)
     if doc is None:
         return
-    for name in ("Assessment Purpose", "Assessment Target"):
-        found = fields(doc.header, name)
-        if len(found) == 1 and found[0].value.strip():
-            continue
-        where = (doc.path, found[1].span) if len(found) > 1 else (
-            (doc.path, found[0].value_span) if found else (doc.path, header_anchor(doc)))
-        what = "is repeated" if len(found) > 1 else ("is empty" if found else "is missing")
-        yield report(where, f"`{name}` {what}; the report header needs it exactly once with a value.")
+    yield from header_fields_once(doc, ("Assessment Purpose", "Assessment Target"), "report")
 
 
 @rule(
