@@ -274,6 +274,8 @@ class Result:
 
 
 def run_rules(project: Project, rules: list[Rule]) -> Result:
+    from .owners import USER, record_owner, resolve
+
     findings: list[Finding] = []
     internal = 0
     for r in rules:
@@ -292,6 +294,8 @@ def run_rules(project: Project, rules: list[Rule]) -> Result:
                         section=r.section,
                         rule=r.name,
                         fix=d.fix,
+                        owner=resolve(r.owner, project, d),
+                        help=d.help or r.help,
                     )
                 )
         except Exception as exc:
@@ -312,19 +316,24 @@ def run_rules(project: Project, rules: list[Rule]) -> Result:
                     end_column=1,
                     section="standards-lint",
                     rule="internal-error",
+                    owner=USER,
+                    help=f"Report this to the author of rule {r.code} ({r.plugin or 'standards-lint'}); the other rules ran.",
                 )
             )
     for path, (message, span) in sorted(project.read_problems.items()):
         findings.append(
             Finding(UNREADABLE, "error", f"{path} {message}", path, span.line, span.column,
-                    span.end_line, span.end_column, "standards-lint", "unreadable-file")
+                    span.end_line, span.end_column, "standards-lint", "unreadable-file",
+                    owner=record_owner(project, path),
+                    help="Save the file as UTF-8 text (without changing its content otherwise), then run again.")
         )
     for path, size in sorted(project.oversized.items()):
         findings.append(
             Finding(TOO_LARGE, "warning",
                     f"{path} is {_human_size(size)}, larger than max-file-size ({_human_size(project.max_file_size)}), "
                     "so it was not read or checked. Split it, or raise `max-file-size`.",
-                    path, 1, 1, 1, 1, "standards-lint", "file-too-large")
+                    path, 1, 1, 1, 1, "standards-lint", "file-too-large", owner=USER,
+                    help="Split the file, or raise `max-file-size` in the configuration.")
         )
     for path, d in sorted(project._docs.items()):
         if d is None:
@@ -332,7 +341,9 @@ def run_rules(project: Project, rules: list[Rule]) -> Result:
         for message, span in d.errors:
             findings.append(
                 Finding(PARSE_ERROR, "error", f"{path} {message}", path, span.line, span.column,
-                        span.end_line, span.end_column, "standards-lint", "parse-error")
+                        span.end_line, span.end_column, "standards-lint", "parse-error",
+                        owner=record_owner(project, path),
+                        help="Repair the Markdown at this place so the file parses, then run again.")
             )
     findings.sort(key=Finding.sort_key)
     return Result(findings, project, len(project._docs), internal_errors=internal)
@@ -347,18 +358,20 @@ def _human_size(size: int) -> str:
 
 
 def lint(root: str, *, use_git: bool = True, registry: Optional[Registry] = None,
-         overlay: Optional[dict] = None, config=None, all_cycles: Optional[bool] = None) -> Result:
+         overlay: Optional[dict] = None, config=None, all_cycles: Optional[bool] = None,
+         turn_end: bool = False) -> Result:
     """Lint the project at *root*.
 
     *config* (a :class:`~standards_lint.config.Config`) selects rules,
     changes severities, ignores files and loads project plugins; without it
     every rule runs with its default severity.  *all_cycles* reads and checks
     every cycle's records fully (default: the configuration's ``all-cycles``,
-    else only the active cycle's records are read whole).
+    else only the active cycle's records are read whole).  *turn_end* runs
+    the Stop hook's turn-end check (``--turn-end``).
     """
     if all_cycles is None:
         all_cycles = bool(config is not None and config.all_cycles)
-    project = Project(root, use_git=use_git, overlay=overlay, all_cycles=all_cycles,
+    project = Project(root, use_git=use_git, overlay=overlay, all_cycles=all_cycles, turn_end=turn_end,
                       **({"max_file_size": config.max_file_size} if config is not None and config.max_file_size else {}))
     if registry is None:
         registry = registry_for(project.root, config.plugins if config is not None else ())
@@ -372,7 +385,8 @@ def lint(root: str, *, use_git: bool = True, registry: Optional[Registry] = None
     result.registry = registry
     for err in registry.errors:
         result.findings.insert(
-            0, Finding(PLUGIN_ERROR, "error", err, ".standards", 1, 1, 1, 1, "standards-lint", "plugin-error")
+            0, Finding(PLUGIN_ERROR, "error", err, ".standards", 1, 1, 1, 1, "standards-lint", "plugin-error",
+                       owner="USER", help="Fix or remove the plugin (`standards-lint plugins` lists them).")
         )
     findings = result.findings
     if config is not None:

@@ -49,6 +49,8 @@ class Finding:
     section: str
     rule: str = ""
     fix: Optional[Fix] = None
+    owner: str = ""  # the role that must act on it (standards_lint.owners)
+    help: str = ""  # the next step when there is no machine fix
 
     def sort_key(self):
         return (self.path, self.line, self.column, self.code, self.message)
@@ -66,4 +68,6 @@ class Finding:
             "section": self.section,
             "rule": self.rule,
             "fix": self.fix.to_json() if self.fix else None,
+            "owner": self.owner,
+            "help": self.help,
         }

@@ -33,8 +33,11 @@ MAX_FILE_SIZE = 8 * 1024 * 1024
 
 class Project:
     def __init__(self, root: str, *, use_git: bool = True, overlay: Optional[dict] = None,
-                 all_cycles: bool = False, max_file_size: int = MAX_FILE_SIZE):
+                 all_cycles: bool = False, max_file_size: int = MAX_FILE_SIZE, turn_end: bool = False):
         self.root = os.path.abspath(root)
+        # The Stop hook's turn-end check (PROTOCOL.md, Runtime Tools and Hooks):
+        # the acceptance-coverage rules relax which COMPLETE records they hold.
+        self.turn_end = turn_end
         self.source = DiskSource(self.root)
         self.use_git = use_git
         # Check the records of every cycle fully, not only the active cycle's.

@@ -31,6 +31,10 @@ from .findings import Edit, Fix
 
 FIX_KINDS = ("none", "safe", "unsafe", "sometimes")
 
+# Who must act on a finding (see :mod:`standards_lint.owners`): a role, the
+# user, or a strategy the engine resolves per finding.
+OwnerSpec = Union[str, Callable[..., str]]
+
 
 @attrs.frozen
 class Diagnostic:
@@ -38,6 +42,9 @@ class Diagnostic:
     span: Span
     message: str
     fix: Optional[Fix] = None
+    # Per-finding overrides of the rule's declared owner and help.
+    owner: Optional[str] = None
+    help: Optional[str] = None
 
 
 @attrs.frozen
@@ -56,6 +63,15 @@ class Rule:
     bad_example: str = ""
     good_example: str = ""
     plugin: str = ""
+    # The role that must act on the rule's findings: a role name, "USER",
+    # "record" (the role owning the file's record type), "state" (the role
+    # of the state that wrote STATE.md), or a callable
+    # ``owner(project, diagnostic) -> str``.  See standards_lint.owners.
+    owner: OwnerSpec = ""
+    # The concrete next step when a finding carries no machine fix.
+    help: str = ""
+    # Why the rule has no fix (documentation), when ``fix == "none"``.
+    no_fix_reason: str = ""
 
 
 def rule(
@@ -70,6 +86,9 @@ def rule(
     beyond_checker: bool = False,
     bad_example: str = "",
     good_example: str = "",
+    owner: OwnerSpec = "",
+    help: str = "",
+    no_fix_reason: str = "",
 ):
     """Decorator turning a check function into a :class:`Rule`."""
     if fix not in FIX_KINDS:
@@ -88,6 +107,9 @@ def rule(
             beyond_checker=beyond_checker,
             bad_example=bad_example,
             good_example=good_example,
+            owner=owner,
+            help=help,
+            no_fix_reason=no_fix_reason,
         )
 
     return wrap
@@ -100,13 +122,18 @@ def report(
     where: Union[Node, tuple[str, Span], str],
     message: str,
     fix: Optional[Fix] = None,
+    *,
+    owner: Optional[str] = None,
+    help: Optional[str] = None,
 ) -> Diagnostic:
-    """A diagnostic at a node, at ``(path, span)``, or at the start of a path."""
+    """A diagnostic at a node, at ``(path, span)``, or at the start of a path.
+
+    *owner* and *help* override the rule's declared ones for this finding."""
     if isinstance(where, str):
-        return Diagnostic(where, _FILE_START, message, fix)
+        return Diagnostic(where, _FILE_START, message, fix, owner, help)
     if isinstance(where, tuple):
-        return Diagnostic(where[0], where[1], message, fix)
-    return Diagnostic(where.path, where.span, message, fix)
+        return Diagnostic(where[0], where[1], message, fix, owner, help)
+    return Diagnostic(where.path, where.span, message, fix, owner, help)
 
 
 def replace(path: str, span: Span, text: str, *, safe: bool = True, description: str = "") -> Fix:

@@ -106,6 +106,7 @@ def apply_suppressions(project, findings: list[Finding], selected) -> list[Findi
                 if code not in s.used and selected(code) and selected(UNUSED):
                     extra.append(
                         Finding(UNUSED, "warning", f"unused suppression of {code}: nothing here reports it",
-                                path, s.line, s.column, s.end_line, s.end_column, "standards-lint", "unused-suppression")
+                                path, s.line, s.column, s.end_line, s.end_column, "standards-lint", "unused-suppression",
+                                owner="USER", help=f"Remove `{code}` from this suppression comment.")
                     )
     return kept + extra

@@ -35,7 +35,10 @@ ROOT = Path(__file__).resolve().parents[2]
 CASES_DIR = ROOT / "fixtures" / "parity"
 MAP_PATH = Path(__file__).with_name("reference_map.toml")
 KNOWN_PATH = Path(__file__).with_name("known_differences.toml")
-CASE_FILES = ("suite.jsonl.gz", "mutations.jsonl.gz", "realworld.jsonl.gz")
+CASE_FILES = ("suite.jsonl.gz", "mutations.jsonl.gz", "realworld.jsonl.gz", "unseen-1.jsonl.gz", "turnend.jsonl.gz")
+# The plain check is held to ``expected``; the Stop hook's turn-end check
+# (``--turn-end``) to ``expected_turn_end``.
+MODES = ("plain", "turn-end")
 
 
 @attrs.frozen
@@ -121,11 +124,18 @@ def classify(message: str, rows: list[Row]) -> Optional[Row]:
     return None
 
 
-def evaluate(case: dict, findings: list, rows: list[Row], known: Optional[dict] = None) -> Outcome:
+def expected_of(case: dict, mode: str = "plain") -> dict:
+    if mode == "turn-end":
+        return case.get("expected_turn_end") or case["expected"]
+    return case["expected"]
+
+
+def evaluate(case: dict, findings: list, rows: list[Row], known: Optional[dict] = None,
+             mode: str = "plain") -> Outcome:
     out = Outcome(case["id"])
     table_codes = {c for r in rows for c in r.codes}
     expected = []
-    for p in case["expected"]["problems"]:
+    for p in expected_of(case, mode)["problems"]:
         row = classify(p["message"], rows)
         if row is None:
             out.unmapped.append(p)
@@ -144,8 +154,9 @@ def evaluate(case: dict, findings: list, rows: list[Row], known: Optional[dict] 
                 out.extra.append(f)
     out.beyond = [f for f in findings if f.code not in table_codes and not f.code.startswith("SL00")]
     out.internal = [f for f in findings if f.code.startswith("SL00")]
-    if known and case["id"] in known:
-        k = known[case["id"]]
+    key = case["id"] if mode == "plain" else f"{case['id']}@{mode}"
+    if known and key in known:  # an entry names "<id>" (plain) or "<id>@turn-end"
+        k = known[key]
         allowed_extra = set(k.get("extra_codes", []))
         allowed_missing = set(k.get("missing_patterns", []))
         out.extra = [f for f in out.extra if f.code not in allowed_extra]
@@ -153,13 +164,23 @@ def evaluate(case: dict, findings: list, rows: list[Row], known: Optional[dict] 
     return out
 
 
-def run_case(case: dict, rows: list[Row], registry=None, base: Optional[str] = None, known=None) -> Outcome:
+def run_case(case: dict, rows: list[Row], registry=None, base: Optional[str] = None, known=None,
+             mode: str = "plain") -> Outcome:
+    return run_case_modes(case, rows, registry, base, known, (mode,))[mode]
+
+
+def run_case_modes(case: dict, rows: list[Row], registry=None, base: Optional[str] = None, known=None,
+                   modes=MODES) -> dict:
+    """Materialize the case once and run it in each of *modes*."""
     from standards_lint.engine import lint
 
     root = materialize(case, base)
     try:
-        result = lint(str(root), use_git=True, registry=registry)
-        return evaluate(case, result.findings, rows, known)
+        out = {}
+        for mode in modes:
+            result = lint(str(root), use_git=True, registry=registry, turn_end=(mode == "turn-end"))
+            out[mode] = evaluate(case, result.findings, rows, known, mode)
+        return out
     finally:
         shutil.rmtree(root, ignore_errors=True)
 
@@ -180,6 +201,7 @@ def main(argv=None) -> int:
     ap.add_argument("--show", type=int, default=10, help="failing cases to print")
     ap.add_argument("--file", action="append", help="only these case files")
     ap.add_argument("--only-codes", help="report only missing/extra problems whose codes start with this prefix (e.g. SL5)")
+    ap.add_argument("--mode", choices=MODES, default="plain", help="plain (expected) or turn-end (expected_turn_end)")
     args = ap.parse_args(argv)
     rows = load_map()
     known = load_known()
@@ -193,9 +215,9 @@ def main(argv=None) -> int:
     for case in iter_cases(tuple(args.file) if args.file else CASE_FILES):
         if args.case and case["id"] not in args.case:
             continue
-        if args.grep and not any(re.search(args.grep, p["message"]) for p in case["expected"]["problems"]):
+        if args.grep and not any(re.search(args.grep, p["message"]) for p in expected_of(case, args.mode)["problems"]):
             continue
-        o = run_case(case, rows, reg, base, known)
+        o = run_case(case, rows, reg, base, known, args.mode)
         if args.only_codes:
             pre = args.only_codes
             o.missing = [p for p in o.missing if any(c.startswith(pre) for c in (classify(p["message"], rows).codes))]
@@ -203,7 +225,7 @@ def main(argv=None) -> int:
             o.unmapped = []
         totals["cases"] += 1
         totals["ok"] += o.ok
-        totals["expected"] += len(case["expected"]["problems"])
+        totals["expected"] += len(expected_of(case, args.mode)["problems"])
         totals["missing"] += len(o.missing)
         totals["extra"] += len(o.extra)
         totals["unmapped"] += len(o.unmapped)
