@@ -23,16 +23,30 @@ class Edit:
 
 
 @attrs.frozen
+class Rename:
+    """Move the file ``old`` to ``new`` (project-relative paths).  Edits of the
+    same fix name the file by its old path and apply before the move."""
+
+    old: str
+    new: str
+
+    def to_json(self) -> dict:
+        return {"from": self.old, "to": self.new}
+
+
+@attrs.frozen
 class Fix:
     edits: tuple[Edit, ...]
     applicability: str = "safe"  # "safe" | "unsafe"
     description: str = ""
+    renames: tuple[Rename, ...] = ()
 
     def to_json(self) -> dict:
         return {
             "applicability": self.applicability,
             "description": self.description,
             "edits": [e.to_json() for e in self.edits],
+            "renames": [r.to_json() for r in self.renames],
         }
 
 
