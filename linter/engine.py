@@ -278,7 +278,14 @@ def run_rules(project: Project, rules: list[Rule]) -> Result:
 
     findings: list[Finding] = []
     internal = 0
+    # Branches and merges: "While `.standards/` has unmerged files or conflict
+    # markers, a workflow role stops [...] it never resolves the conflict by
+    # choosing a side."  Which side's values would a workflow rule check?
+    # Only the rules declared ``during_conflict`` run then.
+    conflicted = project.workflow_conflicted
     for r in rules:
+        if conflicted and not r.during_conflict:
+            continue
         try:
             for d in r.check(project) or ():
                 findings.append(

@@ -72,6 +72,10 @@ class Rule:
     help: str = ""
     # Why the rule has no fix (documentation), when ``fix == "none"``.
     no_fix_reason: str = ""
+    # Branches and merges: while STATE.md, MODE.md or CONTEXT.md holds
+    # conflict markers a role stops and waits, so the engine runs only the
+    # rules that read no workflow value (the conflict reports themselves).
+    during_conflict: bool = False
 
 
 def rule(
@@ -89,6 +93,7 @@ def rule(
     owner: OwnerSpec = "",
     help: str = "",
     no_fix_reason: str = "",
+    during_conflict: bool = False,
 ):
     """Decorator turning a check function into a :class:`Rule`."""
     if fix not in FIX_KINDS:
@@ -110,6 +115,7 @@ def rule(
             owner=owner,
             help=help,
             no_fix_reason=no_fix_reason,
+            during_conflict=during_conflict,
         )
 
     return wrap

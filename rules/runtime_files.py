@@ -16,6 +16,7 @@ RUNTIME_FILES = (
 
 @rule(
     code="SL101",
+    during_conflict=True,
     name="runtime-file-missing",
     section="Runtime Tools and Hooks",
     summary="A runtime file of the installation is missing, not a regular file, or unreadable.",
@@ -52,6 +53,7 @@ from standards_lint.project import CONFLICT_FILES, MARKER_RUNS  # noqa: E402
 
 @rule(
     code="SL110",
+    during_conflict=True,
     name="merge-conflict",
     section="Branches and merges",
     summary="STATE.md, MODE.md or CONTEXT.md holds unresolved merge-conflict markers.",
@@ -87,6 +89,7 @@ def merge_conflict(project):
 
 @rule(
     code="SL111",
+    during_conflict=True,
     name="record-merge-conflict",
     section="Branches and merges",
     summary="A cycle record or other Markdown file under `.standards/` holds merge-conflict markers.",
