@@ -17,6 +17,7 @@ from standards_lint.rules.development_plan import (
     REVIEWER_OR_LATER,
     cycle_id,
     cycle_record,
+    fields,
     field_anchor,
     header_anchor,
     header_fields_once,
@@ -506,7 +507,9 @@ def tester_checkpoint_evidence(project):
     section="Checkpoint Handoffs",
     summary="An INCREMENT assessment targets `Increment N`.",
     explanation="""**What it does.** Reports a report with `Assessment Purpose: INCREMENT`
-whose `Assessment Target` is not of the form `Increment N`.
+whose `Assessment Target` is not of the form `Increment N`, including a target
+that is missing or repeated (SL850 reports the field itself): the purpose is
+known, and it asks for one explicit increment.
 
 **Why.** The Tester template: "`INCREMENT`: assess the assigned testable outcome and
 affected completed behavior; target `Increment N`, matching the increment assigned at
@@ -514,7 +517,6 @@ handoff." Checkpoint Handoffs: Tester "records `Assessment Purpose: INCREMENT` a
 `Assessment Target: Increment N`".
 
 **Fix safety.** No fix.""",
-    beyond_checker=True,
     bad_example="`Assessment Purpose`: `INCREMENT` `Assessment Target`: `NONE`",
     good_example="`Assessment Purpose`: `INCREMENT` `Assessment Target`: `Increment 1`",
 )
@@ -523,7 +525,12 @@ def increment_assessment_target_format(project):
     if doc is None or _purpose(doc) != "INCREMENT":
         return
     t = _target(doc)
-    if t is not None and not re.match(r"^Increment [1-9]\d*$", t):
+    if t is None:
+        found = fields(doc.header, "Assessment Target")
+        where = (doc.path, found[0].value_span) if found else _where(doc, "Assessment Target")
+        state = "repeated" if len(found) > 1 else ("empty" if found else "missing")
+        yield report(where, f"An INCREMENT assessment targets one `Increment N`, but `Assessment Target` is {state}.")
+    elif not re.match(r"^Increment [1-9]\d*$", t):
         yield report(_where(doc, "Assessment Target"), f"An INCREMENT assessment targets `Increment N`, not `{t}`.")
 
 

@@ -137,3 +137,16 @@ def test_increment_assessment_target_format(lint_tree):
     assert (f.path, f.line) == (REPORT_PATH, line_of(rp, "`Assessment Target`"))
     ok = report(purpose="INCREMENT", target="Increment 1")
     assert found(lint_tree, tree(pl=inc_plan(), rp=ok), "SL863") == []
+
+
+def test_increment_assessment_with_unknown_target(lint_tree):
+    # The purpose is known; a missing or repeated target is no explicit increment.
+    repeated = report(purpose="INCREMENT", target="Increment 1").replace(
+        "`Assessment Target`: `Increment 1`", "`Assessment Target`: `Increment 1` `Assessment Target`: `Increment 1`"
+    )
+    [f] = found(lint_tree, tree(pl=inc_plan(), rp=repeated), "SL863")
+    assert "repeated" in f.message and (f.path, f.line) == (REPORT_PATH, line_of(repeated, "`Assessment Target`"))
+    [f] = found(lint_tree, tree(pl=inc_plan(), rp=report(purpose="INCREMENT", target=None)), "SL863")
+    assert "missing" in f.message
+    # A FULL assessment with an unknown target says nothing about the target's value.
+    assert found(lint_tree, tree(pl=DONE_PLAN, rp=report(target=None)), "SL852") == []
