@@ -508,9 +508,18 @@ def _own_line(text: str, f: Field) -> bool:
     return not text[ls:f.span.start].strip() and not text[f.span.end:le].strip()
 
 
+def _value_on_label_line(f: Field) -> bool:
+    """The format is line-exact ("use exactly: `BaselineReconciliation`:
+    `NONE`"; an entry is "- `SourceCycle`: `<id>`" and "`Request`: `<summary>`"):
+    a value re-wrapped onto the next line is not that format."""
+    return f.bare or f.value_span.line == f.name_span.line
+
+
 def _format_problem(st, f: Field) -> Optional[str]:
     text = st.doc.text
     if not f.bare:
+        if not _value_on_label_line(f):
+            return f"its value `{f.value}` must stand on the label's line"
         if f.value == "NONE":
             return None if _own_line(text, f) else "it must stand on its own line"
         return f"its value is `{f.value}`"
@@ -604,6 +613,8 @@ def _complete(fields: list[Field]) -> Optional[tuple[Field, Field]]:
     req = [f for f in fields if f.name == "Request"]
     if len(src) != 1 or len(req) != 1 or not src[0].value.strip() or not req[0].value.strip():
         return None
+    if not (_value_on_label_line(src[0]) and _value_on_label_line(req[0])):
+        return None
     return src[0], req[0]
 
 
@@ -641,6 +652,11 @@ def baseline_entry_incomplete(project):
     entries = _list_entries(st)
     for item, fields in entries or ():
         if _complete(fields) is None:
+            wrapped = [f for f in fields if f.name in ("SourceCycle", "Request") and not _value_on_label_line(f)]
+            if wrapped:
+                yield report(wrapped[0], f"BaselineReconciliation entry needs `{wrapped[0].name}` with its value on the "
+                                         "same line (`` `Name`: `value` ``); here the value is on the next line.")
+                continue
             have = sorted({f.name for f in fields if f.name in ("SourceCycle", "Request")})
             yield report(item, "BaselineReconciliation entry needs exactly one `SourceCycle` and one `Request`"
                                f" (it has {', '.join('`%s`' % h for h in have) or 'neither'}).",

@@ -316,3 +316,28 @@ def test_repeated_handoff_field(lint_tree):
 def test_conflicted_state_is_left_to_the_conflict_rule(lint_tree):
     state = ACTIVE.replace("## Handoff", "<<<<<<< HEAD\n## Handoff\n=======\n## Handoff\n>>>>>>> b")
     assert [f for f in lint_tree({}, state=state) if f.code.startswith("SL2")] == []
+
+
+# -- the format is line-exact: a value re-wrapped onto the next line --------------
+def test_baseline_none_on_the_next_line_is_not_the_format(lint_tree):
+    state = ACTIVE.replace("`BaselineReconciliation`: `NONE`", "`BaselineReconciliation`:\n`NONE`")
+    [f] = only(lint_tree({}, state=state), "SL211")
+    assert where(f) == (STATE, 12) and "label's line" in f.message
+
+
+@pytest.mark.parametrize("wrapped", ["Request", "SourceCycle"])
+def test_baseline_entry_value_on_the_next_line_is_incomplete(lint_tree, wrapped):
+    entry = f"- `SourceCycle`: `{OTHER}`\n  `Request`: `Change the cache.`\n"
+    entry = entry.replace(f"`{wrapped}`: ", f"`{wrapped}`:\n")
+    found = lint_tree({}, state=baseline(entry))
+    [f] = only(found, "SL212")
+    assert wrapped in f.message and "next line" in f.message
+    assert where(f) == (STATE, 13 if wrapped == "SourceCycle" else 14)
+    assert only(found, "SL211") == []
+
+
+def test_other_fields_may_wrap_their_values(lint_tree):
+    # Only the baseline format is line-exact; a wrapped Active Work value is fine.
+    state = ACTIVE.replace("`Request`: ", "`Request`:\n", 1)
+    assert state != ACTIVE
+    assert [f for f in lint_tree({}, state=state) if f.code.startswith("SL2")] == []
