@@ -283,8 +283,15 @@ def live_cycle(project) -> bool:
 def load_plan(project) -> Optional[Plan]:
     if not live_cycle(project):
         return None
-    doc = cycle_record(project, "DEVELOPMENT")
-    return Plan(doc) if doc is not None else None
+    path = plan_path(project)
+    cid = cycle_id(project)
+    if path is None or cid is None or project.kind(path) != "file":
+        return None
+    doc = project.doc(path)
+    prov = provenance_of(doc) if doc is not None else None
+    if prov is None or prov[0] != "DEVELOPMENT" or prov[1] != cid:
+        return None
+    return Plan(scan_fields(doc))
 
 
 def header_anchor(doc: Document) -> Span:
@@ -1180,6 +1187,31 @@ def increment_unknown_step(project):
 # ---------------------------------------------------------------------------
 
 
+def plan_path(project) -> Optional[str]:
+    """Where this cycle's plan is: the path `Active Work.Development` names,
+    else the fixed path of the active cycle's plan.  Findings about a plan
+    that is missing or not this cycle's point here (the file may not exist)."""
+    st = project.state
+    ptr = st.aw("Development") if st is not None else None
+    if ptr and ptr not in ("NONE", "UNSET") and ptr.endswith(".md"):
+        return ptr
+    cid = cycle_id(project)
+    return record_path("DEVELOPMENT", cid) if cid is not None else None
+
+
+def any_checkpoint(project) -> Optional[int]:
+    """The increment of a well-formed CHECKPOINT handoff in either direction
+    (Developer to Tester in TESTING, Tester to Developer in DEVELOPING)."""
+    st = project.state
+    if st is None:
+        return None
+    if st.workflow_state == "TESTING":
+        return valid_checkpoint(st, "DEVELOPING")
+    if st.workflow_state == "DEVELOPING":
+        return valid_checkpoint(st, "TESTING")
+    return None
+
+
 def developer_checkpoint(project) -> Optional[int]:
     """The increment Developer handed to Tester by CHECKPOINT, when the
     workflow is in TESTING after such a handoff."""
@@ -1248,14 +1280,13 @@ def checkpoint_current_increment(project):
     plan = load_plan(project)
     if plan is not None and plan.cadence == "INCREMENTAL" and plan.current == str(n):
         return
-    path = record_path("DEVELOPMENT", cycle_id(project))
     if plan is not None:
         f = one_field(plan.header, "Current Increment") or one_field(plan.header, "Verification Cadence")
-        where = (path, f.value_span) if f is not None else (path, header_anchor(plan.doc))
-    elif project.kind(path) == "file":
-        where = path
+        where = (plan.path, f.value_span) if f is not None else (plan.path, header_anchor(plan.doc))
     else:
-        return
+        where = plan_path(project)
+        if where is None:
+            return
     yield report(where, f"The checkpoint hands off Increment {n}, so the plan needs `Verification Cadence`: `INCREMENTAL` and `Current Increment`: `{n}`.")
 
 
@@ -1263,9 +1294,12 @@ def checkpoint_current_increment(project):
     code="SL832",
     name="checkpoint-increment-defined",
     section="Checkpoint Handoffs",
-    summary="The increment a Developer checkpoint hands off must be defined in the plan.",
-    explanation="""**What it does.** After a `CHECKPOINT` from `DEVELOPING` naming
-`Increment N`, reports a plan with no `### Increment N` entry.
+    summary="The increment a checkpoint hands over must be defined in the plan.",
+    explanation="""**What it does.** After a `CHECKPOINT` in either direction (Developer to
+Tester, or Tester back to Developer) naming `Increment N`, reports a plan with no
+`### Increment N` entry. The plan is the record `Active Work.Development` names; when
+no record of this cycle is there (moved, renamed, or with a malformed provenance
+block), nothing is defined and the finding points at that path.
 
 **Why.**
 > Every checkpoint requires a defined increment. (PROTOCOL.md, Testable Increments)
@@ -1275,14 +1309,14 @@ def checkpoint_current_increment(project):
     good_example="`Reason`: `Increment 2 ready.` ... plan defines ### Increment 1 and ### Increment 2",
 )
 def checkpoint_increment_defined(project):
-    n = developer_checkpoint(project)
+    n = any_checkpoint(project)
     if n is None:
         return
     plan = load_plan(project)
     if plan is not None and plan.increment(n) is not None:
         return
-    path = record_path("DEVELOPMENT", cycle_id(project))
-    if plan is None and project.kind(path) != "file":
+    path = plan_path(project) if plan is None else plan.path
+    if path is None:
         return
     yield report(path if plan is None else (path, header_anchor(plan.doc)), f"The checkpoint hands off Increment {n}, which has no definition in the development plan.")
 

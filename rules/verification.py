@@ -433,6 +433,16 @@ def _section_heading(doc: Document, title: str):
     return (doc.path, header_anchor(doc))
 
 
+def report_path(project) -> Optional[str]:
+    """The fixed path of this cycle's verification report, from Active
+    Work.Id as written (a malformed Id is still the name roles use)."""
+    st = project.state
+    cid = st.aw("Id") if st is not None else None
+    if not cid or cid in ("NONE", "UNSET") or "/" in cid:
+        return None
+    return record_path("VERIFICATION", cid)
+
+
 def tester_checkpoint(project) -> Optional[int]:
     st = project.state
     if st is None or st.workflow_state != "DEVELOPING":
@@ -447,7 +457,8 @@ def tester_checkpoint(project) -> Optional[int]:
     summary="A Tester checkpoint needs an IN_PROGRESS report recording the increment as VERIFIED.",
     explanation="""**What it does.** After a `CHECKPOINT` from `TESTING` naming `Increment N`,
 reports a verification report that is not `IN_PROGRESS` or whose Increment Assessments do
-not record Increment N as `VERIFIED`.
+not record Increment N as `VERIFIED`, and reports at the report's fixed path when no
+report of this cycle is there at all.
 
 **Why.**
 > Before Tester returns a checkpoint to Developer: [...] the increment assessment and
@@ -464,6 +475,10 @@ def tester_checkpoint_verified(project):
         return
     doc = load_report(project)
     if doc is None:
+        # No report of this cycle where it must be: nothing is saved.
+        if live_cycle(project) and report_path(project):
+            yield report(report_path(project), f"A Tester checkpoint for Increment {n} needs an IN_PROGRESS report "
+                                               f"recording Increment {n} as VERIFIED; there is no report of this cycle here.")
         return
     rows = [d for k, d, _ in increment_rows(doc) if k == n]
     if _report_status(doc) == "IN_PROGRESS" and rows and rows[-1].upper().startswith("VERIFIED"):
@@ -494,6 +509,9 @@ def tester_checkpoint_evidence(project):
         return
     doc = load_report(project)
     if doc is None:
+        if live_cycle(project) and report_path(project):
+            yield report(report_path(project), "A Tester checkpoint needs persisted Execution Evidence in the report; "
+                                               "there is no report of this cycle here.")
         return
     body = [l for l in section_lines(doc, "Execution Evidence") if l.strip() and l.strip() != "---"]
     if body:

@@ -422,3 +422,51 @@ def test_rules_tolerate_a_broken_plan(lint_tree):
     pl = "<!-- STANDARDS\nArtifact: DEVELOPMENT\nCycle: " + CID + "\n-->\n\n# Plan\n\n### DEV-001\n\n`Depends On`:\n"
     findings = lint_tree(tree(st=state(**CHECKPOINT_STATE), pl=pl), state=None)
     assert not [f for f in findings if f.code.startswith("SL00")]
+
+
+# -- where the plan is: Active Work.Development, even when moved or missing ----------
+DEV_CHECKPOINT = dict(ws="TESTING", kind="CHECKPOINT", frm="DEVELOPING", reason="Increment 1 ready.")
+TESTER_BACK = dict(ws="DEVELOPING", kind="CHECKPOINT", frm="TESTING", reason="Increment 1 verified.")
+
+
+def _inc_plan():
+    return plan(cadence="INCREMENTAL", current="1", increments=INCREMENTS)
+
+
+def test_plan_is_read_where_active_work_development_points(lint_tree):
+    moved = PLAN_PATH.replace(".md", "-old.md")
+    st = state(**DEV_CHECKPOINT).replace(f"`Development`: `{PLAN_PATH}`", f"`Development`: `{moved}`")
+    # The plan at the fixed path is not the one STATE.md names: the checkpoint
+    # finds no plan where Developer said it is, and says so there.
+    files = tree(st=st, pl=_inc_plan())
+    [f] = found(lint_tree, files, "SL832")
+    assert f.path == moved
+    [g] = found(lint_tree, files, "SL831")
+    assert g.path == moved
+    # Named correctly, the same plan satisfies the checkpoint.
+    assert found(lint_tree, tree(st=state(**DEV_CHECKPOINT), pl=_inc_plan()), "SL832") == []
+
+
+def test_tester_checkpoint_needs_the_increment_defined(lint_tree):
+    rows = "| 1 | Endpoint | tests | VERIFIED |\n"
+    rp = report(purpose="INCREMENT", target="Increment 1", rows=rows)
+    no_inc = plan(cadence="INCREMENTAL", current="1")
+    [f] = found(lint_tree, tree(st=state(**TESTER_BACK), pl=no_inc, rp=rp), "SL832")
+    assert f.path == PLAN_PATH
+    assert found(lint_tree, tree(st=state(**TESTER_BACK), pl=_inc_plan(), rp=rp), "SL832") == []
+
+
+def test_plan_with_malformed_provenance_defines_nothing(lint_tree):
+    broken = _inc_plan().replace("Artifact: DEVELOPMENT\n", "Artifact: DEVELOPMENT\nNote: hand edit\n", 1)
+    [f] = found(lint_tree, tree(st=state(**TESTER_BACK), pl=broken), "SL832")
+    assert f.path == PLAN_PATH
+
+
+def test_tester_checkpoint_without_a_report_of_this_cycle(lint_tree):
+    files = tree(st=state(**TESTER_BACK), pl=_inc_plan())
+    [v] = found(lint_tree, files, "SL861")
+    [e] = found(lint_tree, files, "SL862")
+    assert v.path == e.path == REPORT_PATH
+    rows = "| 1 | Endpoint | tests | VERIFIED |\n"
+    ok = tree(st=state(**TESTER_BACK), pl=_inc_plan(), rp=report(purpose="INCREMENT", target="Increment 1", rows=rows))
+    assert found(lint_tree, ok, "SL861") == [] and found(lint_tree, ok, "SL862") == []
