@@ -283,6 +283,18 @@ class Project:
     def records_of(self, cycle: str, artifact: Optional[str] = None) -> list:
         return [r for r in self.records if r.cycle == cycle and (artifact is None or r.artifact == artifact)]
 
+    def record_of(self, cycle: str, artifact: str, review_kind: Optional[str] = None):
+        """*The* record of one type for a cycle, found by its provenance: the
+        one at its fixed path when that is a record of this type; otherwise
+        the only record of this type anywhere (moved or misfiled, the rules
+        still read its content); None when there is none or several."""
+        same = [r for r in self.records_of(cycle, artifact)
+                if artifact != "REVIEW" or r.review_kind == review_kind]
+        fixed = [r for r in same if r.path == r.fixed_path]
+        if fixed:
+            return fixed[0]
+        return same[0] if len(same) == 1 else None
+
     # -- git ------------------------------------------------------------------
     @cached_property
     def head(self) -> Optional[GitHead]:

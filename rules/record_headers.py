@@ -104,7 +104,9 @@ def _span(doc, start: int, end: int):
 
 
 def _status_field(r):
-    if r.artifact not in STATUS_ARTIFACTS or r.path != r.fixed_path:
+    """(applies, Status field): the header Status of the cycle's record of
+    its type, found by provenance (at its fixed path, else the only one)."""
+    if r.artifact not in STATUS_ARTIFACTS or r.project.record_of(r.cycle, r.artifact, r.review_kind) is not r:
         return False, None
     h = r.doc.header
     fields = h.all_fields("Status") if h is not None else []

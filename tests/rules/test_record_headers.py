@@ -118,3 +118,19 @@ def test_sl904_link_text_with_other_target_is_bare(lint_tree):
              DOC: record("DOCUMENTATION", "IN_PROGRESS", body=f"Also [F-001](../reviews/{CID}/implementation.md#F-002).")}
     found = of(lint_tree(files, state=ACTIVE), "SL904")
     assert [(f.path, f.line, f.column) for f in found] == [(DOC, 12, 7)]
+
+
+def test_sl900_misfiled_record_is_found_by_its_provenance(lint_tree):
+    # The cycle's only VERIFICATION record sits in the scope folder: its header
+    # is still this cycle's report and is checked where it is.
+    text = record("VERIFICATION", "IN_PROGRESS").replace(" `Status`: `IN_PROGRESS`", "")
+    misfiled = VER.replace("/verification/", "/scope/")
+    found = of(lint_tree({misfiled: text}, state=ACTIVE), "SL900")
+    assert [f.path for f in found] == [misfiled]
+
+
+def test_sl900_second_record_beside_the_fixed_one_is_not_read(lint_tree):
+    text = record("VERIFICATION", "IN_PROGRESS").replace(" `Status`: `IN_PROGRESS`", "")
+    misfiled = VER.replace("/verification/", "/scope/")
+    files = {misfiled: text, VER: record("VERIFICATION", "IN_PROGRESS")}
+    assert of(lint_tree(files, state=ACTIVE), "SL900") == []
