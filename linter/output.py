@@ -263,7 +263,7 @@ def _fix_lines(result: Result, f: Finding, st: Style, shown) -> list[str]:
     for path, edits in by_path.items():
         before = _file_text(result, path)
         if before is None:
-            out.append(f"  edit {shown(path)} (its text is not at hand)")
+            out.append(f"edit {shown(path)} (its text is not at hand)")
             continue
         after, pos = [], 0
         for e in sorted(edits, key=lambda e: (e.start, e.end)):
@@ -274,25 +274,25 @@ def _fix_lines(result: Result, f: Finding, st: Style, shown) -> list[str]:
             after.append(e.replacement)
             pos = e.end
         if after is None:
-            out.append(f"  edit {shown(path)} (overlapping edits)")
+            out.append(f"edit {shown(path)} (overlapping edits)")
             continue
         after.append(before[pos:])
         new = "".join(after)
         diff = list(difflib.unified_diff(_lines_of(before), _lines_of(new), n=1, lineterm=""))
         if len(by_path) > 1 or fix.renames or path != f.path:
-            out.append(st("bold", f"  {shown(path)}"))
+            out.append(st("bold", f"{shown(path)}"))
         for row in diff[2:]:  # the ---/+++ header names the finding's file
             shown_row = _visible(row)[0].rstrip()
             if row.startswith("@@"):
-                out.append("  " + st("cyan", shown_row))
+                out.append(st("cyan", shown_row))
             elif row.startswith("-"):
-                out.append("  " + st("red", shown_row))
+                out.append(st("red", shown_row))
             elif row.startswith("+"):
-                out.append("  " + st("green", shown_row))
+                out.append(st("green", shown_row))
             else:
-                out.append("  " + shown_row)
+                out.append(shown_row)
     for r in fix.renames:
-        out.append(f"  rename {shown(r.old)} -> {shown(r.new)}")
+        out.append(f"rename {shown(r.old)} -> {shown(r.new)}")
     return out
 
 
