@@ -9,15 +9,15 @@ GitHub annotations keep project-relative paths (SARIF says so with its
 
 from __future__ import annotations
 
-import difflib
-import json
 import os
 import sys
-import unicodedata
-from typing import Optional
 
-from .engine import Result
-from .findings import Finding
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # a cache hit imports this module: neither the engine nor typing nor json
+    from typing import Optional
+
+    from .engine import Result
+    from .findings import Finding
 
 OUTPUT_FORMATS = ("concise", "full")
 COLOR_CHOICES = ("auto", "always", "never")
@@ -202,6 +202,8 @@ def _lines_of(text: str) -> list[str]:
 
 
 def _char_width(ch: str) -> int:
+    import unicodedata
+
     if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me", "Cf"):
         return 0
     return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
@@ -226,7 +228,7 @@ def _visible(line: str) -> tuple[str, list[int]]:
         if o < 0x20:
             ch = chr(0x2400 + o)  # the Control Pictures block: ␛, ␍ ...
         elif o == 0x7F or 0x80 <= o < 0xA0:
-            ch = "\N{REPLACEMENT CHARACTER}"
+            ch = "\ufffd"  # the replacement character
         out.append(ch)
         col += _char_width(ch)
     starts.append(col)
@@ -251,6 +253,8 @@ def _underline(f: Finding, line: str) -> tuple[str, int, int]:
 
 
 def _fix_lines(result: Result, f: Finding, st: Style, shown) -> list[str]:
+    import difflib
+
     fix = f.fix
     if fix is None:
         return []
@@ -345,6 +349,8 @@ def render_statistics(result: Result, *, fmt: str = "text", unsafe: bool = False
     ``fmt="json"`` a JSON list of ``{code, name, count, fixable}``."""
     rows = statistics(result, unsafe)
     if fmt == "json":
+        import json
+
         return json.dumps(rows, indent=2, ensure_ascii=False) + "\n"
     st = Style(color)
     wn = max([len(str(r["count"])) for r in rows] + [1])
@@ -360,6 +366,8 @@ def render_statistics(result: Result, *, fmt: str = "text", unsafe: bool = False
 
 # -- JSON and GitHub ---------------------------------------------------------
 def render_json(result: Result) -> str:
+    import json
+
     return json.dumps(
         {"findings": [f.to_json() for f in result.findings], "summary": summary(result)},
         indent=2,
