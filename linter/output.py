@@ -119,11 +119,11 @@ def display_path(path: str, root: str, cwd: Optional[str] = None) -> str:
 
 
 # -- concise -----------------------------------------------------------------
-def _help_line(f: Finding) -> str:
+def _help_line(f: Finding, indent: str = "    ") -> str:
     if not f.help:
         return ""
     who = f" ({f.owner})" if f.owner else ""
-    return f"help{who}: {f.help}"
+    return f"help{who}: " + f.help.strip().replace("\n", "\n" + indent)
 
 
 def _summary_lines(result: Result) -> list[str]:
@@ -170,11 +170,12 @@ def render_text(result: Result, *, output_format: str = "concise", color: bool =
             paths[p] = display_path(p, root, cwd)
         return paths[p]
 
+    texts = _Texts(result)
     lines: list[str] = []
     for f in result.findings:
         lines.append(_header(f, shown(f.path), st))
         if output_format == "full":
-            lines.extend(_full_body(result, f, st, shown))
+            lines.extend(_full_body(texts, f, st, shown))
             lines.append("")
         elif f.help:
             lines.append("  " + st("cyan", _help_line(f)))
@@ -183,6 +184,20 @@ def render_text(result: Result, *, output_format: str = "concise", color: bool =
 
 
 # -- full --------------------------------------------------------------------
+class _Texts:
+    """The decoded texts the run read, for one rendering (a file the run read
+    only in part, or not at all, is read once more, once)."""
+
+    def __init__(self, result: Result):
+        self.result = result
+        self.memo: dict[str, Optional[str]] = {}
+
+    def __call__(self, path: str) -> Optional[str]:
+        if path not in self.memo:
+            self.memo[path] = _file_text(self.result, path)
+        return self.memo[path]
+
+
 def _file_text(result: Result, path: str) -> Optional[str]:
     project = result.project
     text = project._texts.get(path)
@@ -252,7 +267,7 @@ def _underline(f: Finding, line: str) -> tuple[str, int, int]:
     return shown, d0, d1
 
 
-def _fix_lines(result: Result, f: Finding, st: Style, shown) -> list[str]:
+def _fix_lines(texts: _Texts, f: Finding, st: Style, shown) -> list[str]:
     import difflib
 
     fix = f.fix
@@ -265,7 +280,7 @@ def _fix_lines(result: Result, f: Finding, st: Style, shown) -> list[str]:
     for e in fix.edits:
         by_path.setdefault(e.path, []).append(e)
     for path, edits in by_path.items():
-        before = _file_text(result, path)
+        before = texts(path)
         if before is None:
             out.append(f"edit {shown(path)} (its text is not at hand)")
             continue
@@ -300,8 +315,8 @@ def _fix_lines(result: Result, f: Finding, st: Style, shown) -> list[str]:
     return out
 
 
-def _full_body(result: Result, f: Finding, st: Style, shown) -> list[str]:
-    text = _file_text(result, f.path)
+def _full_body(texts: _Texts, f: Finding, st: Style, shown) -> list[str]:
+    text = texts(f.path)
     rows: list[tuple[str, str]] = []  # (gutter, content)
     if text is not None:
         lines = _lines_of(text)
@@ -322,8 +337,8 @@ def _full_body(result: Result, f: Finding, st: Style, shown) -> list[str]:
     if f.owner:
         out.append(f"{eq} owner: {f.owner}")
     if f.help:
-        out.append(f"{eq} {st('cyan', 'help')}: {f.help}")
-    for i, row in enumerate(_fix_lines(result, f, st, shown)):
+        out.append(f"{eq} {st('cyan', 'help')}: " + f.help.strip().replace("\n", "\n" + pad + "         "))
+    for i, row in enumerate(_fix_lines(texts, f, st, shown)):
         out.append(f"{eq} {row}" if i == 0 else f"{pad}   {row}".rstrip())
     return out
 

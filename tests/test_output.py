@@ -344,3 +344,13 @@ def test_rules_into_head(tmp_path):
     lines = proc.stdout.splitlines()
     assert len(lines) == 2 and lines[0].startswith("SL") and lines[1] == "status=0"
     assert (tmp_path / "err").read_text() == ""
+
+
+def test_help_over_several_lines_stays_indented(tmp_path):
+    f = finding(help="First step.\nSecond step.", owner="AUDITOR")
+    res = result_with(tmp_path, {".standards/STATE.md": "# T\n"}, [f])
+    concise = output.render_text(res, cwd=str(tmp_path)).splitlines()
+    assert concise[1:3] == ["  help (AUDITOR): First step.", "    Second step."]
+    full = output.render_text(res, output_format="full", cwd=str(tmp_path)).splitlines()
+    i = full.index("  = help: First step.")
+    assert full[i + 1] == " " * len("  = help: ") + "Second step."
