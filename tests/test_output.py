@@ -354,3 +354,26 @@ def test_help_over_several_lines_stays_indented(tmp_path):
     full = output.render_text(res, output_format="full", cwd=str(tmp_path)).splitlines()
     i = full.index("  = help: First step.")
     assert full[i + 1] == " " * len("  = help: ") + "Second step."
+
+
+def test_full_never_fails_on_any_text_or_position(tmp_path_factory):
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    root = tmp_path_factory.mktemp("fuzz")
+    write_tree(root, {".standards/STATE.md": "# T\n"})
+    project = Project(str(root), use_git=False)
+    ints = st.integers(min_value=-2, max_value=12)
+
+    @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(st.text(max_size=60), ints, ints, ints, ints, st.integers(0, 70), st.integers(0, 70), st.text(max_size=5))
+    def check(text, line, col, end_line, end_col, a, b, repl):
+        a, b = sorted((min(a, len(text)), min(b, len(text))))
+        fix = Fix((Edit(".standards/STATE.md", a, b, repl),), "safe", "")
+        f = finding(line=line, column=col, end_line=end_line, end_column=end_col, fix=fix, help="h")
+        project._texts[".standards/STATE.md"] = text
+        out = output.render_text(Result([f], project), output_format="full", cwd=str(root))
+        assert out.startswith(f".standards/STATE.md:{line}:{col}: SL999 msg\n")
+        assert "\x1b" not in out and "\r" not in out
+
+    check()
