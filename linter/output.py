@@ -126,7 +126,8 @@ def _help_line(f: Finding, indent: str = "    ") -> str:
     return f"help{who}: " + f.help.strip().replace("\n", "\n" + indent)
 
 
-def _summary_lines(result: Result) -> list[str]:
+def summary_lines(result: Result) -> list[str]:
+    """``Found N problems: ...`` (or ``All checks passed.``) and the notes."""
     s = summary(result)
     lines = []
     if result.findings:
@@ -160,7 +161,17 @@ def render_text(result: Result, *, output_format: str = "concise", color: bool =
     """Text for people.  ``concise``: one ``path:line:col: CODE message`` line
     per finding (plus an indented ``help (OWNER): ...`` line when the finding
     has help); ``full``: the same line, then the source with the span
-    underlined, the owner, the help and the fix as a small diff."""
+    underlined, the owner, the help and the fix as a small diff.  Then the
+    summary line(s)."""
+    lines = finding_lines(result, result.findings, output_format=output_format, color=color, cwd=cwd)
+    lines.extend(summary_lines(result))
+    return "\n".join(lines) + "\n"
+
+
+def finding_lines(result: Result, findings, *, output_format: str = "concise", color: bool = False,
+                  cwd: Optional[str] = None) -> list[str]:
+    """The text lines of *findings* (some or all of ``result.findings``), in
+    either layout, without the summary: for outputs that group findings."""
     st = Style(color)
     root = result.project.root
     paths: dict[str, str] = {}
@@ -172,15 +183,14 @@ def render_text(result: Result, *, output_format: str = "concise", color: bool =
 
     texts = _Texts(result)
     lines: list[str] = []
-    for f in result.findings:
+    for f in findings:
         lines.append(_header(f, shown(f.path), st))
         if output_format == "full":
             lines.extend(_full_body(texts, f, st, shown))
             lines.append("")
         elif f.help:
             lines.append("  " + st("cyan", _help_line(f)))
-    lines.extend(_summary_lines(result))
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 # -- full --------------------------------------------------------------------
@@ -375,7 +385,7 @@ def render_statistics(result: Result, *, fmt: str = "text", unsafe: bool = False
     for r in rows:
         mark = ("[*] " if r["fixable"] else "    ") if any_fix else ""
         lines.append(f"{r['count']:>{wn}}  {st('bold', format(r['code'], f'<{wc}'))}  {mark}{r['name']}".rstrip())
-    lines.extend(_summary_lines(result))
+    lines.extend(summary_lines(result))
     return "\n".join(lines) + "\n"
 
 
