@@ -9,7 +9,11 @@ on, so any change is a miss and a full run:
   file of the ``standards_lint`` package (an edited checkout is a new linter);
 - the import path folders' modification times (installing or removing a
   plugin distribution changes them), and the interpreter;
-- the command line (format, selection, flags) and the root folder;
+- the command line (format, output format, selection, flags) and the root
+  folder; for what text output depends on beyond it, whether stdout is a
+  terminal (the default output format), the colour decision (``--color``,
+  ``NO_COLOR``, ``FORCE_COLOR``) and the current folder (paths are shown
+  relative to it);
 - every configuration file that could apply (``standards-lint.toml`` and
   ``pyproject.toml`` at and above the root, ``--config``): path, size, time;
 - every file under the root that the linter's walk lists: path, size,

@@ -1,6 +1,6 @@
 """The ``standards-lint`` command line.
 
-    standards-lint [PATH] [--format F] [--select ...] [--fix] ...
+    standards-lint [PATH] [--format F] [--output-format concise|full] [--statistics] [--fix] ...
     standards-lint rules [--format text|json]
     standards-lint rule CODE
     standards-lint plugins
@@ -12,6 +12,8 @@ import argparse
 import sys
 
 FORMATS = ("text", "json", "sarif", "github")
+OUTPUT_FORMATS = ("concise", "full")
+COLOR_CHOICES = ("auto", "always", "never")
 SUBCOMMANDS = ("rules", "rule", "plugins")
 
 
@@ -42,6 +44,14 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument("path", nargs="?", default=".", help="project root or any folder inside it (default: .)")
     p.add_argument("--format", choices=FORMATS, default=None, help="output format (default: text, or the config's `format`)")
+    p.add_argument("--output-format", choices=OUTPUT_FORMATS, default=None,
+                   help="with --format text: `concise` (one line per finding) or `full` (source, help, fix); "
+                        "default: full on a terminal, concise otherwise, or the config's `output-format`")
+    p.add_argument("--statistics", action="store_true",
+                   help="print one line per code (count, code, name; [*] when fixable) instead of the findings; "
+                        "a JSON list with --format json")
+    p.add_argument("--color", choices=COLOR_CHOICES, default="auto",
+                   help="colour text output: auto (a terminal, unless NO_COLOR is set), always or never")
     p.add_argument("--select", type=_codes, default=None, help="comma-separated codes or prefixes to report (replaces the config's)")
     p.add_argument("--extend-select", type=_codes, default=None, help="codes or prefixes to report in addition")
     p.add_argument("--ignore", type=_codes, default=None, help="codes or prefixes never to report")
@@ -60,14 +70,34 @@ def _parser() -> argparse.ArgumentParser:
 
 def _emit(text: str, stream=None) -> None:
     """Write output that may hold undecodable file names (lone surrogates from
-    the file system) without failing: they are written as ``\\udcXX``."""
+    the file system) without failing: they are written as ``\\udcXX``.  A
+    reader that closed the pipe (``standards-lint rules | head``) ends the
+    output quietly: the run keeps its status."""
     stream = stream or sys.stdout
     safe = text.encode("utf-8", "backslashreplace").decode("utf-8")
     try:
-        stream.write(safe)
-    except UnicodeEncodeError:
-        enc = getattr(stream, "encoding", None) or "ascii"
-        stream.write(safe.encode(enc, "backslashreplace").decode(enc))
+        try:
+            stream.write(safe)
+        except UnicodeEncodeError:
+            enc = getattr(stream, "encoding", None) or "ascii"
+            stream.write(safe.encode(enc, "backslashreplace").decode(enc))
+    except BrokenPipeError:
+        _pipe_closed(stream)
+
+
+def _pipe_closed(stream) -> None:
+    """The reader of *stream* is gone: point its descriptor at the null
+    device, so that what is still buffered (and the final flush) goes
+    nowhere instead of raising again."""
+    import os
+
+    try:
+        fd = stream.fileno()
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, fd)
+        os.close(devnull)
+    except (AttributeError, OSError, ValueError):  # not a real file (a test's capture)
+        pass
 
 
 def _err(msg: str) -> int:
@@ -78,14 +108,27 @@ def _err(msg: str) -> int:
 def main(argv: "list[str] | None" = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] in SUBCOMMANDS:
+        import contextlib
+        import io
+
         from .catalogue import run_subcommand
 
-        return run_subcommand(argv[0], argv[1:])
+        buf = io.StringIO()  # written at once, so a closed pipe is handled in one place
+        with contextlib.redirect_stdout(buf):
+            status = run_subcommand(argv[0], argv[1:])
+        _emit(buf.getvalue())
+        return status
     parser = _parser()
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse exits 2 on usage errors, 0 on --help
         return int(exc.code or 0)
+    except BrokenPipeError:  # --help or --version into a closed pipe
+        _pipe_closed(sys.stdout)
+        return 0
+    from . import output
+
+    color = output.use_color(args.color)
     from .source import find_root
 
     root = find_root(args.path)
@@ -97,6 +140,10 @@ def main(argv: "list[str] | None" = None) -> int:
 
         if cache.enabled():
             options = [f"{k}={v}" for k, v in sorted(vars(args).items()) if k != "path"]
+            # What the text output depends on beyond the options: the
+            # terminal (default output format), colour, the current folder
+            # (paths are shown relative to it).
+            options += [f"tty={output.is_tty()}", f"colour={color}", f"cwd={_cwd()}"]
             run_key = cache.key(root, options, use_git=not args.no_git, config_path=args.config)
             hit = cache.lookup(root, run_key) if run_key else None
             if hit is not None:
@@ -119,6 +166,8 @@ def main(argv: "list[str] | None" = None) -> int:
             config.all_cycles = True
         if args.no_cache:
             config.cache = False
+        if args.output_format is not None:
+            config.output_format = args.output_format
         from .engine import LINTER_CODES, registry_for
 
         registry = registry_for(root, config.plugins)
@@ -127,8 +176,8 @@ def main(argv: "list[str] | None" = None) -> int:
     except ConfigError as exc:
         return _err(str(exc))
     fmt = args.format or config.format or "text"
+    out_fmt = config.output_format or output.default_output_format()
     try:
-        from . import output
         from .engine import lint
 
         fix_note = ""
@@ -147,7 +196,10 @@ def main(argv: "list[str] | None" = None) -> int:
                 print(f"standards-lint: {skipped}", file=sys.stderr)
         else:
             result = lint(root, use_git=not args.no_git, registry=registry, config=config)
-        if fmt == "json":
+        if args.statistics:
+            out = output.render_statistics(result, fmt="json" if fmt == "json" else "text",
+                                           unsafe=args.unsafe_fixes, color=color and fmt == "text")
+        elif fmt == "json":
             out = output.render_json(result)
         elif fmt == "sarif":
             from .sarif import render_sarif
@@ -156,19 +208,28 @@ def main(argv: "list[str] | None" = None) -> int:
         elif fmt == "github":
             out = output.render_github(result)
         else:
-            out = output.render_text(result)
+            out = output.render_text(result, output_format=out_fmt, color=color)
     except Exception as exc:  # an internal failure of the linter itself
         import traceback
 
         traceback.print_exc()
         return _err(f"internal error: {exc}")
+    status = 1 if result.error_count else 0
     _emit(out)
     if fix_note:
-        print(fix_note, file=sys.stderr if fmt in ("json", "sarif") else sys.stdout)
-    status = 1 if result.error_count else 0
+        _emit(fix_note + "\n", sys.stderr if fmt in ("json", "sarif") or args.statistics else sys.stdout)
     if run_key is not None and config.cache and not result.internal_errors and not registry.errors:
         cache.store(root, run_key, status, out, "")
     return status
+
+
+def _cwd() -> str:
+    import os
+
+    try:
+        return os.getcwd()
+    except OSError:
+        return ""
 
 
 def run() -> None:
@@ -188,11 +249,16 @@ def run() -> None:
         status = main()
     except KeyboardInterrupt:  # pragma: no cover
         status = 130
-    try:
-        sys.stdout.flush()
-        sys.stderr.flush()
-    except (BrokenPipeError, OSError):  # pragma: no cover - a closed pipe
-        status = status or 1
+    except BrokenPipeError:  # a write outside _emit into a closed pipe
+        _pipe_closed(sys.stdout)
+        status = 0
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except BrokenPipeError:  # the reader left before the buffer was written: quiet, same status
+            _pipe_closed(stream)
+        except OSError:  # pragma: no cover
+            pass
     os._exit(status)
 
 

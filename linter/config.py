@@ -13,9 +13,10 @@ import attrs
 
 KEYS = (
     "select", "extend-select", "ignore", "severity", "per-file-ignores", "exclude", "plugins", "format",
-    "plugin-options", "all-cycles", "max-file-size", "cache",
+    "plugin-options", "all-cycles", "max-file-size", "cache", "output-format",
 )
 FORMATS = ("text", "json", "sarif", "github")
+OUTPUT_FORMATS = ("concise", "full")
 SEVERITIES = ("error", "warning", "info")
 ALWAYS_ON = ("SL001", "SL002", "SL003", "SL004")
 
@@ -35,6 +36,7 @@ class Config:
     exclude: list[str] = attrs.Factory(list)
     plugins: list[str] = attrs.Factory(list)
     format: Optional[str] = None
+    output_format: Optional[str] = None  # text only: "concise" | "full"; None: by the terminal
     plugin_options: dict[str, dict] = attrs.Factory(dict)
     all_cycles: bool = False
     max_file_size: Optional[int] = None  # bytes; None: the default (8 MiB)
@@ -159,6 +161,11 @@ def parse_table(table: dict, where: str) -> Config:
             if value not in FORMATS:
                 raise ConfigError(f"{where}: `format` must be one of {', '.join(FORMATS)}{_suggest(str(value), FORMATS)}")
             cfg.format = value
+        elif key == "output-format":
+            if value not in OUTPUT_FORMATS:
+                raise ConfigError(f"{where}: `output-format` must be one of {', '.join(OUTPUT_FORMATS)}"
+                                  f"{_suggest(str(value), OUTPUT_FORMATS)}")
+            cfg.output_format = value
         elif key == "severity":
             if not isinstance(value, dict):
                 raise ConfigError(f"{where}: `severity` must be a table of code = \"error|warning|info\"")

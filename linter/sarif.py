@@ -23,7 +23,7 @@ def _descriptor(rule: Rule) -> dict:
         "name": _pascal(rule.name),
         "shortDescription": {"text": rule.summary},
         "fullDescription": {"text": _plain(rule.explanation) or rule.summary},
-        "help": {"text": _plain(rule.explanation) or rule.summary, "markdown": rule.explanation or rule.summary},
+        "help": _help(rule),
         "helpUri": RULE_DOCS.format(code=rule.code),
         "defaultConfiguration": {"level": LEVELS[rule.severity]},
         "properties": {
@@ -31,6 +31,18 @@ def _descriptor(rule: Rule) -> dict:
             "protocolSection": rule.section,
             "fix": rule.fix,
         },
+    }
+
+
+def _help(rule: Rule) -> dict:
+    """The rule's documentation: its explanation, then the next step its
+    declaration names (``help=``) when it has one."""
+    body = rule.explanation or rule.summary
+    if not rule.help:
+        return {"text": _plain(body), "markdown": body}
+    return {
+        "text": f"{_plain(body)}\n\nHow to fix: {_plain(rule.help)}",
+        "markdown": f"{body}\n\n**How to fix:** {rule.help}",
     }
 
 
@@ -94,16 +106,23 @@ def _line_text(result: Result, f: Finding) -> str:
 
 
 def _fix(f: Finding, result: Result) -> Optional[dict]:
-    if f.fix is None:
+    """The finding's fix as a SARIF ``fix``: one replacement (deleted region,
+    inserted text) per edit.  A file rename has no SARIF form: the fix's
+    description says it; a fix that only renames has no ``fix`` object (its
+    renames are in the result's ``properties.fixRenames``)."""
+    if f.fix is None or not f.fix.edits:
         return None
     from .parser import LineIndex
 
     by_path: dict[str, list] = {}
+    indexes: dict[str, LineIndex] = {}
     for e in f.fix.edits:
-        text = result.project._texts.get(e.path)
-        if text is None:
-            return None
-        idx = LineIndex(text)
+        if e.path not in indexes:
+            text = _text(result, e.path)
+            if text is None:
+                return None
+            indexes[e.path] = LineIndex(text)
+        idx = indexes[e.path]
         sl, sc = idx.position(e.start)
         el, ec = idx.position(e.end)
         by_path.setdefault(e.path, []).append(
@@ -112,13 +131,29 @@ def _fix(f: Finding, result: Result) -> Optional[dict]:
                 "insertedContent": {"text": e.replacement},
             }
         )
+    description = f.fix.description or f"Fix {f.code} ({f.fix.applicability})"
+    if f.fix.renames:
+        moves = "; ".join(f"rename {r.old} to {r.new}" for r in f.fix.renames)
+        description = f"{description} (then {moves}: a rename is not a SARIF replacement; `standards-lint --fix` does it)"
     return {
-        "description": {"text": f.fix.description or f"Fix {f.code} ({f.fix.applicability})"},
+        "description": {"text": description},
         "artifactChanges": [
             {"artifactLocation": {"uri": _uri(path), "uriBaseId": "%SRCROOT%"}, "replacements": reps}
             for path, reps in by_path.items()
         ],
     }
+
+
+def _text(result: Result, path: str) -> Optional[str]:
+    project = result.project
+    text = project._texts.get(path)
+    if text is None and path not in project._texts:
+        try:
+            if project.kind(path) == "file":
+                text = project.transient_text(path)
+        except Exception:
+            text = None
+    return text
 
 
 def render_sarif(result: Result, rules: Optional[list[Rule]] = None) -> str:
@@ -153,6 +188,10 @@ def render_sarif(result: Result, rules: Optional[list[Rule]] = None) -> str:
         fix = _fix(f, result)
         if fix is not None:
             res["fixes"] = [fix]
+        if f.fix is not None and f.fix.renames:
+            res["properties"]["fixRenames"] = [r.to_json() for r in f.fix.renames]
+        if f.help:
+            res["properties"]["help"] = f.help
         results.append(res)
         if f.code in _NOTIFY:
             notifications.append(

@@ -23,9 +23,10 @@ def test_clean_project_exits_0(tmp_path, capsys):
     assert out.splitlines()[-1] == "All checks passed."
 
 
-def test_findings_exit_1_with_text_lines(tmp_path, capsys):
+def test_findings_exit_1_with_text_lines(tmp_path, capsys, monkeypatch):
     files = {k: v for k, v in RUNTIME.items() if not k.endswith("MODE.md")}
     write_tree(tmp_path, dict(files, **{".standards/STATE.md": CLEAN_STATE}))
+    monkeypatch.chdir(tmp_path)
     assert main([str(tmp_path)]) == 1
     lines = capsys.readouterr().out.splitlines()
     assert any(line.startswith(".standards/MODE.md:1:1: SL101 ") for line in lines)

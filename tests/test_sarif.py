@@ -98,3 +98,61 @@ def test_demo_sarif_passes_the_microsoft_validator(tmp_path):
     problems = [(r["ruleId"], r.get("level", "warning"), r["message"].get("text", r["message"])) for r in results
                 if r.get("level", "warning") in ("error", "warning")]
     assert problems == []
+
+
+def test_rule_help_names_the_declared_next_step():
+    import attrs
+
+    result = lint(str(DEMO), use_git=False)
+    rule = next(r for r in result.registry.rules if r.code == "SL501")
+    plain = json.loads(render_sarif(result, rules=[attrs.evolve(rule, help="")]))["runs"][0]["tool"]["driver"]["rules"][0]
+    assert "How to fix" not in plain["help"]["text"] and plain["help"]["markdown"] == rule.explanation
+    helped = attrs.evolve(rule, help="Set `Active` to `false`, or add the missing frame.")
+    d = json.loads(render_sarif(result, rules=[helped]))["runs"][0]["tool"]["driver"]["rules"][0]
+    assert d["help"]["markdown"].startswith(rule.explanation)
+    assert d["help"]["markdown"].endswith("**How to fix:** Set `Active` to `false`, or add the missing frame.")
+    assert d["help"]["text"].endswith("How to fix: Set Active to false, or add the missing frame.")
+
+
+def test_result_fixes_help_and_renames(tmp_path):
+    import attrs
+
+    from standards_lint.engine import Result
+    from standards_lint.findings import Edit, Fix, Rename
+
+    shutil.copytree(DEMO, tmp_path / "demo")
+    result = lint(str(tmp_path / "demo"), use_git=False)
+    state = ".standards/STATE.md"
+    text = (tmp_path / "demo" / state).read_text()
+    at = text.index("`Active`: `true`")
+    base = result.findings[0]
+    both = attrs.evolve(base, help="Move it.", fix=Fix(
+        (Edit(state, at, at + 8, "`Active`"), Edit(state, at + 10, at + 16, "`false`")), "unsafe", "Rewrite and move",
+        (Rename(state, ".standards/STATE2.md"),)))
+    only = attrs.evolve(base, help="", fix=Fix((), "unsafe", "Move", (Rename(state, ".standards/X.md"),)))
+    log = json.loads(render_sarif(Result([both, only], result.project, registry=result.registry)))
+    first, second = log["runs"][0]["results"]
+    fix = first["fixes"][0]
+    assert "rename .standards/STATE.md to .standards/STATE2.md" in fix["description"]["text"]
+    reps = fix["artifactChanges"][0]["replacements"]
+    line = text[:at].count("\n") + 1
+    assert [r["deletedRegion"] for r in reps] == [
+        {"startLine": line, "startColumn": 1, "endLine": line, "endColumn": 9},
+        {"startLine": line, "startColumn": 11, "endLine": line, "endColumn": 17}]
+    assert [r["insertedContent"]["text"] for r in reps] == ["`Active`", "`false`"]
+    assert first["properties"]["help"] == "Move it."
+    assert first["properties"]["fixRenames"] == [{"from": state, "to": ".standards/STATE2.md"}]
+    # A fix that only renames has no SARIF form (a replacement needs a region).
+    assert "fixes" not in second and "help" not in second["properties"]
+    assert second["properties"]["fixRenames"] == [{"from": state, "to": ".standards/X.md"}]
+
+
+def test_github_annotation_carries_help_and_owner():
+    import attrs
+
+    from standards_lint.engine import Result
+
+    result = lint(str(DEMO), use_git=False)
+    f = attrs.evolve(result.findings[0], help="Do this, then that.", owner="AUDITOR")
+    line = render_github(Result([f], result.project)).strip()
+    assert line.endswith(f"::{f.code} {f.message}%0Ahelp (AUDITOR): Do this, then that.")

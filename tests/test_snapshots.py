@@ -40,10 +40,26 @@ def demo_result():
 
 
 def test_demo_text(demo_result, snapshot):
-    text = output.render_text(demo_result)
+    """The concise text, as from the repository's root: paths relative to it."""
+    text = output.render_text(demo_result, cwd=str(ROOT))
     lines = text.splitlines()
-    assert all(":" in line for line in lines[:-1])
+    assert all(line.startswith("fixtures/demo/.standards/") for line in lines[:-1] if not line.startswith("  help"))
     assert lines[-1].startswith("Found ")
+    assert text == snapshot
+
+
+def test_demo_text_full(demo_result, snapshot):
+    """The full text, as from inside the project: each finding's header line
+    (the concise line), the source line with its span underlined, owner,
+    help and the fix as a diff."""
+    text = output.render_text(demo_result, output_format="full", cwd=str(DEMO))
+    concise = output.render_text(demo_result, cwd=str(DEMO)).splitlines()
+    headers = [line for line in text.splitlines() if line.startswith(".standards/")]
+    assert headers == [line for line in concise if line.startswith(".standards/")]
+    assert "31 | `Active`: `true`" in text
+    assert "   |            ^^^^ SL501" in text
+    assert "-`Active`: `true`" in text and "+`Active`: `false`" in text
+    assert "\x1b" not in text
     assert text == snapshot
 
 
@@ -80,7 +96,7 @@ def test_parity_case_outputs(case_id, snapshot, tmp_path):
         data = json.loads(output.render_json(result))
         expected_files = {p["file"] for p in case["expected"]["problems"]}
         assert expected_files <= {f["path"] for f in data["findings"]}
-        assert {"text": output.render_text(result), "json": data,
+        assert {"text": output.render_text(result, cwd=str(root)), "json": data,
                 "sarif": _normalise_sarif(render_sarif(result), root)} == snapshot
     finally:
         shutil.rmtree(root, ignore_errors=True)
