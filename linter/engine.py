@@ -278,9 +278,13 @@ def run_rules(project: Project, rules: list[Rule]) -> Result:
 
     findings: list[Finding] = []
     internal = 0
+    # Owners are resolved once every rule has run: a "state" owner may use
+    # what the rules read of the last commit, whatever their order.
+    unresolved: list = []
     for r in rules:
         try:
             for d in r.check(project) or ():
+                unresolved.append((len(findings), r.owner, d))
                 findings.append(
                     Finding(
                         code=r.code,
@@ -294,7 +298,6 @@ def run_rules(project: Project, rules: list[Rule]) -> Result:
                         section=r.section,
                         rule=r.name,
                         fix=d.fix,
-                        owner=resolve(r.owner, project, d),
                         help=d.help or r.help,
                     )
                 )
@@ -320,6 +323,8 @@ def run_rules(project: Project, rules: list[Rule]) -> Result:
                     help=f"Report this to the author of rule {r.code} ({r.plugin or 'standards-lint'}); the other rules ran.",
                 )
             )
+    for i, spec, d in unresolved:
+        findings[i].owner = resolve(spec, project, d)
     for path, (message, span) in sorted(project.read_problems.items()):
         findings.append(
             Finding(UNREADABLE, "error", f"{path} {message}", path, span.line, span.column,
