@@ -108,7 +108,7 @@ def header_field(doc, name):
     code="SL600",
     name="malformed-provenance-block",
     section="Workflow Artifact Provenance",
-    owner="record",
+    owner="USER",
     summary="A file begins with a `<!-- STANDARDS` block that is not well formed.",
     explanation="""
 **What it does.** Reads the `<!-- STANDARDS` block at the top of every

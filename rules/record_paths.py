@@ -175,7 +175,7 @@ relabeling, or adopting it or silently choosing another path"."""
     code="SL630",
     name="fixed-path-unmarked",
     section="Workflow Artifact Provenance",
-    owner="record",
+    owner="USER",
     summary="A file at one of this cycle's fixed record paths has no provenance block.",
     explanation=f"""
 **What it does.** Looks at the active cycle's fixed paths for the
@@ -200,7 +200,7 @@ def fixed_path_unmarked(project):
     code="SL631",
     name="fixed-path-other-cycle",
     section="Workflow Artifact Provenance",
-    owner="record",
+    owner="USER",
     summary="This cycle's fixed record path holds another cycle's record of the same type.",
     explanation=f"""
 **What it does.** Reports a record of the right type (and review kind) at one
@@ -222,7 +222,7 @@ def fixed_path_other_cycle(project):
     code="SL632",
     name="fixed-path-wrong-artifact",
     section="Workflow Artifact Provenance",
-    owner="record",
+    owner="USER",
     summary="This cycle's fixed record path holds a record of another type or review kind.",
     explanation=f"""
 **What it does.** Reports a valid record at one of the active cycle's fixed
@@ -245,7 +245,7 @@ def fixed_path_wrong_artifact(project):
     code="SL633",
     name="fixed-path-not-a-file",
     section="Workflow Artifact Provenance",
-    owner="record",
+    owner="USER",
     summary="A folder or special file occupies one of this cycle's fixed record paths.",
     beyond_checker=True,
     explanation=f"""

@@ -173,7 +173,7 @@ def signoff_blocked(project):
     code="SL353",
     name="signoff-with-unresolved-baseline",
     section="Standard Cycle Completion",
-    owner="state",
+    owner="AUDITOR",
     summary="A STANDARD or DOCUMENTATION cycle cannot await sign-off with BaselineReconciliation unresolved.",
     explanation="""
 **What it does.** Reports a `STANDARD` or `DOCUMENTATION` cycle in
