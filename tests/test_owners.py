@@ -153,3 +153,70 @@ def test_sarif_results_carry_the_owner(tmp_path):
     results = log["runs"][0]["results"]
     assert results and all(r["properties"]["owner"] in OWNERS for r in results)
     assert any(r["ruleId"] == "SL110" and r["properties"]["owner"] == "USER" for r in results)
+
+
+# -- --role -------------------------------------------------------------------------------------
+
+
+def _two_owner_tree(tmp_path):
+    """STATE.md written by AUDITING (SL501, the Auditor's) and a note with a
+    merge conflict (SL111, the user's)."""
+    state = CLEAN_STATE.replace("## Recovery\n\n`Active`: `false`", "## Recovery\n\n`Active`: `true`")
+    write_tree(tmp_path, _files(state, **{".standards/docs/notes/n.md": "<<<<<<< ours\na\n=======\nb\n>>>>>>> x\n"}))
+    return tmp_path
+
+
+def _cli(capsys, *args):
+    from standards_lint.cli import main
+
+    status = main([*args])
+    return status, capsys.readouterr().out
+
+
+def test_role_lists_its_own_findings_first_and_routes_the_rest(tmp_path, capsys):
+    root = _two_owner_tree(tmp_path)
+    status, out = _cli(capsys, str(root), "--no-git", "--role", "auditor")
+    assert status == 1  # the Auditor owns an error
+    lines = out.splitlines()
+    assert lines[0] == "AUDITOR owns 1 (fix before continuing):"
+    assert "SL501" in lines[1]
+    assert lines[2].startswith("report to the user (1;") and "SL111" in lines[3]
+    assert "AUDITOR owns 1 error; a forward handoff needs none." in out
+
+
+def test_role_without_own_errors_exits_zero(tmp_path, capsys):
+    root = _two_owner_tree(tmp_path)
+    status, out = _cli(capsys, str(root), "--no-git", "--role", "TESTER")
+    assert status == 0
+    assert "route to AUDITOR (1; through Failure Handoffs):" in out
+    assert "TESTER owns 0 errors: nothing blocks a forward handoff." in out
+    assert out.index("route to AUDITOR") < out.index("report to the user")
+    status, _ = _cli(capsys, str(root), "--no-git")
+    assert status == 1  # without --role every error counts
+
+
+def test_role_json_summary(tmp_path, capsys):
+    root = _two_owner_tree(tmp_path)
+    status, out = _cli(capsys, str(root), "--no-git", "--role", "navigator", "--format", "json")
+    assert status == 0
+    data = json.loads(out)
+    assert data["summary"]["role"] == {"role": "NAVIGATOR", "owned": 0, "owned_errors": 0,
+                                       "routed": {"AUDITOR": 1, "USER": 1}}
+    assert {f["owner"] for f in data["findings"]} == {"AUDITOR", "USER"}
+
+
+def test_unknown_role_is_a_usage_error(tmp_path, capsys):
+    root = _two_owner_tree(tmp_path)
+    from standards_lint.cli import main
+
+    assert main([str(root), "--role", "BOSS"]) == 2
+
+
+def test_role_is_part_of_the_result_cache_key(tmp_path, capsys, monkeypatch):
+    monkeypatch.delenv("STANDARDS_LINT_NO_CACHE", raising=False)
+    root = _two_owner_tree(tmp_path)
+    first = _cli(capsys, str(root), "--no-git", "--role", "AUDITOR")
+    second = _cli(capsys, str(root), "--no-git", "--role", "TESTER")
+    assert first[0] == 1 and second[0] == 0
+    assert first[1] != second[1]
+    assert _cli(capsys, str(root), "--no-git", "--role", "AUDITOR") == first  # a hit replays the same run
