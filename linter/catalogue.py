@@ -177,7 +177,8 @@ def run_subcommand(name: str, argv: list[str]) -> int:
         if args.format == "json":
             print(json.dumps({"code": r.code, "name": r.name, "section": r.section, "severity": r.severity,
                               "fix": r.fix, "summary": r.summary, "explanation": r.explanation,
-                              "bad_example": r.bad_example, "good_example": r.good_example}, indent=2))
+                              "bad_example": r.bad_example, "good_example": r.good_example,
+                              "owner": r.owner if isinstance(r.owner, str) else "computed"}, indent=2))
         else:
             sys.stdout.write(rule_page(r))
         return 0
