@@ -19,6 +19,24 @@ FIX_TEXT = {
 }
 
 
+OWNER_TEXT = {
+    "record": "the role that owns the record type of the file the finding is in "
+              "(scope: SCOPER, design: ARCHITECT, plan: DEVELOPER, verification: TESTER, "
+              "reviews: REVIEWER, documentation: DOCUMENTER, synchronization: SYNCHRONIZER; "
+              "CONTEXT.md: AUDITOR; STATE.md: the role of the state that wrote it)",
+    "state": "the role of the state that wrote STATE.md (the user when no role can fix it)",
+    "USER": "USER (no role can fix it: stop and report it to the user)",
+}
+
+
+def owner_text(owner) -> str:
+    """The rule page's "Owner" line for a declaration."""
+    if callable(owner):
+        doc = (getattr(owner, "__doc__", "") or "").strip().split("\n")[0]
+        return f"computed per finding{': ' + doc if doc else ''}"
+    return OWNER_TEXT.get(owner, owner or "not declared")
+
+
 def _registry(project_path: Optional[str] = None):
     from .config import ConfigError, load_config
     from .engine import load_registry, registry_for
@@ -41,6 +59,7 @@ def rule_page(r: Rule) -> str:
         f"- **Protocol section:** {r.section}",
         f"- **Default severity:** {r.severity}",
         f"- **Fix:** {r.fix}",
+        f"- **Owner:** {owner_text(r.owner)}",
         f"- **Plugin:** {r.plugin or 'builtin'}",
         f"- **Checker parity:** {'beyond the framework checker' if r.beyond_checker else 'the framework checker reports this too'}",
         "",
@@ -136,7 +155,8 @@ def run_subcommand(name: str, argv: list[str]) -> int:
         if args.format == "json":
             print(json.dumps([
                 {"code": r.code, "name": r.name, "section": r.section, "severity": r.severity, "fix": r.fix,
-                 "summary": r.summary, "plugin": r.plugin, "beyond_checker": r.beyond_checker}
+                 "summary": r.summary, "plugin": r.plugin, "beyond_checker": r.beyond_checker,
+                 "owner": r.owner if isinstance(r.owner, str) else "computed"}
                 for r in reg.rules
             ], indent=2))
         else:
@@ -157,7 +177,8 @@ def run_subcommand(name: str, argv: list[str]) -> int:
         if args.format == "json":
             print(json.dumps({"code": r.code, "name": r.name, "section": r.section, "severity": r.severity,
                               "fix": r.fix, "summary": r.summary, "explanation": r.explanation,
-                              "bad_example": r.bad_example, "good_example": r.good_example}, indent=2))
+                              "bad_example": r.bad_example, "good_example": r.good_example,
+                              "owner": r.owner if isinstance(r.owner, str) else "computed"}, indent=2))
         else:
             sys.stdout.write(rule_page(r))
         return 0

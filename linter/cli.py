@@ -4,6 +4,7 @@
     standards-lint rules [--format text|json]
     standards-lint rule CODE
     standards-lint plugins
+    standards-lint hook stop | hook print-config --client claude|codex
 """
 
 from __future__ import annotations
@@ -15,10 +16,20 @@ FORMATS = ("text", "json", "sarif", "github")
 OUTPUT_FORMATS = ("concise", "full")
 COLOR_CHOICES = ("auto", "always", "never")
 SUBCOMMANDS = ("rules", "rule", "plugins")
+HOOK = "hook"
 
 
 def _codes(value: str) -> list[str]:
     return [c.strip() for c in value.split(",") if c.strip()]
+
+
+def _role(value: str) -> str:
+    from .protocol import ROLES
+
+    role = value.strip().upper()
+    if role not in ROLES:
+        raise argparse.ArgumentTypeError(f"unknown role {value!r}; choose one of {', '.join(ROLES)}")
+    return role
 
 
 def _formatter(prog: str) -> argparse.HelpFormatter:
@@ -40,7 +51,8 @@ def _parser() -> argparse.ArgumentParser:
         prog="standards-lint",
         formatter_class=_formatter,
         description="Lint the S.T.A.N.D.A.R.D.S. workflow files of a project (.standards/).",
-        epilog="Other commands: `standards-lint rules`, `standards-lint rule CODE`, `standards-lint plugins`.",
+        epilog="Other commands: `standards-lint rules`, `standards-lint rule CODE`, `standards-lint plugins`, "
+               "`standards-lint hook stop`, `standards-lint hook print-config --client claude|codex`.",
     )
     p.add_argument("path", nargs="?", default=".", help="project root or any folder inside it (default: .)")
     p.add_argument("--format", choices=FORMATS, default=None, help="output format (default: text, or the config's `format`)")
@@ -64,6 +76,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--fix", action="store_true", help="apply safe fixes, then report what remains")
     p.add_argument("--unsafe-fixes", action="store_true", help="with --fix or --diff, also apply unsafe fixes")
     p.add_argument("--diff", action="store_true", help="print a unified diff of the fixes instead of writing them")
+    p.add_argument("--role", type=_role, default=None,
+                   help="the role running the check: its findings first, the rest grouped by owner to route; "
+                        "exit 1 only when the role owns an error")
     p.add_argument("--version", action="version", version=f"standards-lint {__version__}")
     return p
 
@@ -107,6 +122,10 @@ def _err(msg: str) -> int:
 
 def main(argv: "list[str] | None" = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] == HOOK:
+        from .hook import main as hook_main
+
+        return hook_main(argv[1:])
     if argv and argv[0] in SUBCOMMANDS:
         import contextlib
         import io
@@ -200,13 +219,15 @@ def main(argv: "list[str] | None" = None) -> int:
             out = output.render_statistics(result, fmt="json" if fmt == "json" else "text",
                                            unsafe=args.unsafe_fixes, color=color and fmt == "text")
         elif fmt == "json":
-            out = output.render_json(result)
+            out = output.render_json(result, args.role)
         elif fmt == "sarif":
             from .sarif import render_sarif
 
             out = render_sarif(result)
         elif fmt == "github":
             out = output.render_github(result)
+        elif args.role:
+            out = output.render_by_role(result, args.role, output_format=out_fmt, color=color)
         else:
             out = output.render_text(result, output_format=out_fmt, color=color)
     except Exception as exc:  # an internal failure of the linter itself
@@ -214,7 +235,10 @@ def main(argv: "list[str] | None" = None) -> int:
 
         traceback.print_exc()
         return _err(f"internal error: {exc}")
-    status = 1 if result.error_count else 0
+    if args.role:  # a forward handoff needs no problem in what the role owns
+        status = 1 if output.owned_errors(result, args.role) else 0
+    else:
+        status = 1 if result.error_count else 0
     _emit(out)
     if fix_note:
         _emit(fix_note + "\n", sys.stderr if fmt in ("json", "sarif") or args.statistics else sys.stdout)

@@ -283,11 +283,15 @@ def run_rules(project: Project, rules: list[Rule]) -> Result:
     # choosing a side."  Which side's values would a workflow rule check?
     # Only the rules declared ``during_conflict`` run then.
     conflicted = project.workflow_conflicted
+    # Owners are resolved once every rule has run: a "state" owner may use
+    # what the rules read of the last commit, whatever their order.
+    unresolved: list = []
     for r in rules:
         if conflicted and not r.during_conflict:
             continue
         try:
             for d in r.check(project) or ():
+                unresolved.append((len(findings), r.owner, d))
                 findings.append(
                     Finding(
                         code=r.code,
@@ -301,7 +305,6 @@ def run_rules(project: Project, rules: list[Rule]) -> Result:
                         section=r.section,
                         rule=r.name,
                         fix=d.fix,
-                        owner=resolve(r.owner, project, d),
                         help=d.help or r.help,
                     )
                 )
@@ -327,6 +330,8 @@ def run_rules(project: Project, rules: list[Rule]) -> Result:
                     help=f"Report this to the author of rule {r.code} ({r.plugin or 'standards-lint'}); the other rules ran.",
                 )
             )
+    for i, spec, d in unresolved:
+        findings[i].owner = resolve(spec, project, d)
     for path, (message, span) in sorted(project.read_problems.items()):
         findings.append(
             Finding(UNREADABLE, "error", f"{path} {message}", path, span.line, span.column,

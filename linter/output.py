@@ -390,14 +390,73 @@ def render_statistics(result: Result, *, fmt: str = "text", unsafe: bool = False
 
 
 # -- JSON and GitHub ---------------------------------------------------------
-def render_json(result: Result) -> str:
+def render_json(result: Result, role: "str | None" = None) -> str:
     import json
 
+    s = summary(result)
+    if role:
+        s["role"] = role_summary(result, role)
     return json.dumps(
-        {"findings": [f.to_json() for f in result.findings], "summary": summary(result)},
+        {"findings": [f.to_json() for f in result.findings], "summary": s},
         indent=2,
         ensure_ascii=False,
     ) + "\n"
+
+
+# -- --role: what the current role owns, and where the rest goes -----------------------------
+
+
+def owned_errors(result: Result, role: str) -> int:
+    """Error findings the role owns: a forward handoff needs none (PROTOCOL.md,
+    Runtime Tools and Hooks)."""
+    return sum(1 for f in result.findings if f.owner == role and f.severity == "error")
+
+
+def role_summary(result: Result, role: str) -> dict:
+    routed: dict = {}
+    for f in result.findings:
+        if f.owner != role:
+            routed[f.owner or "USER"] = routed.get(f.owner or "USER", 0) + 1
+    return {
+        "role": role,
+        "owned": sum(1 for f in result.findings if f.owner == role),
+        "owned_errors": owned_errors(result, role),
+        "routed": dict(sorted(routed.items())),
+    }
+
+
+def render_by_role(result: Result, role: str, *, output_format: str = "concise", color: bool = False,
+                   cwd: Optional[str] = None) -> str:
+    """Text output for ``--role``: the role's own findings first, then the
+    others grouped by owner, each group headed by what to do with it."""
+    from .owners import OWNERS, USER
+
+    def block(group) -> list[str]:
+        return ["  " + line if line else line
+                for line in finding_lines(result, group, output_format=output_format, color=color, cwd=cwd)]
+
+    mine = [f for f in result.findings if f.owner == role]
+    out = []
+    if role == "NAVIGATOR":
+        out.append("NAVIGATOR owns nothing: report these problems to the user and change nothing.")
+    if mine:
+        out.append(f"{role} owns {len(mine)} (fix before continuing):")
+        out += block(mine)
+    order = {o: i for i, o in enumerate(OWNERS)}
+    others = sorted({f.owner or USER for f in result.findings if f.owner != role}, key=lambda o: order.get(o, 99))
+    for owner in others:
+        group = [f for f in result.findings if (f.owner or USER) == owner and f.owner != role]
+        if owner == USER:
+            out.append(f"report to the user ({len(group)}; no role can fix these):")
+        else:
+            out.append(f"route to {owner} ({len(group)}; through Failure Handoffs):")
+        out += block(group)
+    tail = summary_lines(result)
+    n = owned_errors(result, role)
+    tail.insert(1 if result.findings else 0,
+                f"{role} owns {n} error{'s' if n != 1 else ''}"
+                + ("; a forward handoff needs none." if n else ": nothing blocks a forward handoff."))
+    return "\n".join(out + tail) + "\n"
 
 
 def _gh_escape_data(s: str) -> str:

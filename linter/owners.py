@@ -56,15 +56,45 @@ CONTEXT_PATH = ".standards/CONTEXT.md"
 
 
 def state_writer(project) -> str:
-    """The role of the state that wrote STATE.md last, else the user."""
+    """The role of the state that wrote STATE.md last, else the user.
+
+    A handoff is written by the role of the state it leaves (``Handoff.From``);
+    work inside a state is written by that state's role.  So: when STATE.md
+    differs from the last commit but its handoff (kind, origin and workflow
+    state) does not, the current ``WorkflowState``'s role edited it since;
+    otherwise the ``Handoff.From`` state's role, else the current state's.
+    The last commit's STATE.md is consulted only when a rule already read it
+    (no extra git call).  A terminal or user-owned state names no role: the user."""
+    cached = getattr(project, "_owner_state_writer", None)
+    if cached is not None:
+        return cached
     st = getattr(project, "state", None)
     if st is None:
         return USER
-    for value in (st.ho("From"), st.workflow_state):
-        role = STATE_OWNERS.get(value or "")
-        if role:
-            return role
-    return USER
+    frm = STATE_OWNERS.get(st.ho("From") or "")
+    cur = STATE_OWNERS.get(st.workflow_state or "")
+    writer = (cur if cur and _edited_within_state(project, st) else None) or frm or cur or USER
+    try:
+        project._owner_state_writer = writer
+    except Exception:  # a read-only stand-in project
+        pass
+    return writer
+
+
+def _edited_within_state(project, st) -> bool:
+    """STATE.md changed since the last commit, with the same handoff and
+    state as committed: the current state's role made the change."""
+    known = getattr(project, "__dict__", {})
+    if "head_state" not in known or project.head is None:
+        return False
+    head = project.head_state
+    if head is None:
+        return False
+    if project.text(STATE_PATH) == project.head.read(STATE_PATH):
+        return False
+    same = lambda a, b: a == b and a is not None
+    return (same(head.workflow_state, st.workflow_state) and same(head.ho("Kind"), st.ho("Kind"))
+            and head.ho("From") == st.ho("From"))
 
 
 def record_owner(project, path: str) -> str:

@@ -181,7 +181,7 @@ def render_sarif(result: Result, rules: Optional[list[Rule]] = None) -> str:
                 }
             ],
             "partialFingerprints": {"standardsLintFindingHash/v1": _fingerprint(f, _line_text(result, f), seen)},
-            "properties": {"protocolSection": f.section},
+            "properties": {"protocolSection": f.section, "owner": f.owner},
         }
         if f.code in index:
             res["ruleIndex"] = index[f.code]

@@ -416,6 +416,7 @@ def _example(ac_id: str) -> str:
     code="SL701",
     name="acceptance-condition-not-defined",
     section="Acceptance Traceability",
+    owner="record",
     summary="The scope mentions an AC-NNN identifier that no list item defines as a condition.",
     explanation="""
 **What it does.** Looks at every `AC-NNN` the active cycle's scope mentions
@@ -459,6 +460,7 @@ def acceptance_condition_not_defined(project):
     code="SL702",
     name="acceptance-id-defined-twice",
     section="Acceptance Traceability",
+    owner="record",
     summary="An AC-NNN identifier is defined by more than one list item of the scope.",
     explanation="""
 **What it does.** Reports an identifier that starts more than one current
@@ -496,6 +498,7 @@ def acceptance_id_defined_twice(project):
     code="SL703",
     name="acceptance-id-current-and-retired",
     section="Acceptance Traceability",
+    owner="record",
     summary="An AC-NNN identifier is both a current condition and a retired one.",
     explanation="""
 **What it does.** Reports an identifier that the scope defines as a current
@@ -529,6 +532,7 @@ def acceptance_id_current_and_retired(project):
     code="SL704",
     name="previous-cycles-not-last",
     section="Acceptance Traceability",
+    owner="record",
     summary="`## Previous Cycles` in the scope is not the last section, or holds all the conditions.",
     explanation="""
 **What it does.** In a scope reused across cycles, reports conditions under
@@ -575,6 +579,7 @@ def previous_cycles_not_last(project):
     code="SL705",
     name="documentation-cycle-without-conditions",
     section="Documentation Cycle Contract",
+    owner="record",
     summary="A DOCUMENTATION cycle past SCOPING has a scope with no current acceptance condition.",
     explanation="""
 **What it does.** In a `DOCUMENTATION` cycle that has passed `SCOPING` (or
@@ -609,6 +614,7 @@ def documentation_cycle_without_conditions(project):
     code="SL750",
     name="acceptance-numbering-not-continued",
     section="Acceptance Traceability",
+    owner="record",
     summary="In a reused scope, a condition of this cycle is numbered at or below an identifier under Previous Cycles.",
     explanation="""
 **What it does.** In a scope that keeps earlier cycles under `## Previous
@@ -661,6 +667,7 @@ def acceptance_numbering_not_continued(project):
     code="SL710",
     name="undefined-acceptance-reference",
     section="Acceptance Traceability",
+    owner="record",
     summary="A design or cycle record mentions an AC-NNN identifier the scope does not define.",
     explanation="""
 **What it does.** Checks every `AC-NNN` in the active cycle's design and
@@ -711,6 +718,7 @@ def undefined_acceptance_reference(project):
     code="SL720",
     name="design-acceptance-coverage",
     section="Acceptance Traceability",
+    owner="record",
     summary="The completed design does not account for every current acceptance condition.",
     explanation="""
 **What it does.** Once the cycle has passed `ARCHITECTING` (or resumed from
@@ -774,6 +782,7 @@ def _evidence_ids(scan: Scan, artifact: str) -> set[str]:
     code="SL721",
     name="complete-record-acceptance-coverage",
     section="Acceptance Traceability",
+    owner="record",
     summary="A COMPLETE verification, review, documentation or synchronization record omits a current AC.",
     explanation="""
 **What it does.** For each `COMPLETE` verification report, review report,
@@ -823,6 +832,7 @@ def complete_record_acceptance_coverage(project):
     code="SL722",
     name="partial-assessment-acceptance-coverage",
     section="Acceptance Traceability",
+    owner="record",
     summary="An increment assessment in TESTING does not account for every current AC.",
     explanation="""
 **What it does.** While the cycle is in `TESTING`, reports each current
@@ -870,6 +880,7 @@ def partial_assessment_acceptance_coverage(project):
     code="SL730",
     name="expedited-acceptance-ids",
     section="Expedited Cycle Contract",
+    owner="record",
     summary="A record of an EXPEDITED cycle uses AC-NNN identifiers.",
     explanation="""
 **What it does.** In an `EXPEDITED` cycle, reports every record of the cycle
@@ -916,6 +927,7 @@ def _head_scope(ctx: Context) -> Optional[ScopeModel]:
     code="SL740",
     name="acceptance-id-deleted",
     section="Acceptance Traceability",
+    owner="record",
     summary="An acceptance identifier defined in the last commit's scope has vanished from the scope.",
     explanation="""
 **What it does.** Inside a git repository, compares the scope with its
@@ -956,6 +968,7 @@ def acceptance_id_deleted(project):
     code="SL741",
     name="retired-acceptance-id-reused",
     section="Acceptance Traceability",
+    owner="record",
     summary="An identifier retired in the last commit is a current condition again.",
     explanation="""
 **What it does.** Inside a git repository, reports each current condition of

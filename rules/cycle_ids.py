@@ -36,6 +36,7 @@ def _id_field(project, st) -> Optional[Field]:
     code="SL260",
     name="cycle-id-form",
     section="Cycle IDs",
+    owner="state",
     summary="Active Work.Id has the form `cycle.mjs new` generates.",
     explanation="""
 **What it does.** Checks that `Active Work.Id`, unless `UNSET`, has the form
@@ -67,6 +68,7 @@ def cycle_id_form(project):
     code="SL261",
     name="cycle-id-reused",
     section="Cycle IDs",
+    owner="state",
     summary="An active cycle does not reuse the ID of the cycle the last commit finished.",
     explanation="""
 **What it does.** Inside a git repository, compares `.standards/STATE.md` with
@@ -108,6 +110,7 @@ def cycle_id_reused(project):
     code="SL262",
     name="cycle-id-timestamp",
     section="Cycle IDs",
+    owner="state",
     summary="The UTC time inside a cycle ID is a real date and time.",
     explanation="""
 **What it does.** For an `Active Work.Id` of the generated form, checks that

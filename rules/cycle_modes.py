@@ -162,6 +162,7 @@ def at(field):
     code="SL300",
     name="state-omitted-by-documentation-cycle",
     section="Documentation Cycle Contract",
+    owner="state",
     summary="A DOCUMENTATION cycle never enters DEVELOPING, TESTING or REVIEWING_IMPLEMENTATION.",
     explanation="""
 **What it does.** Reports a `WorkflowState` of `DEVELOPING`, `TESTING` or
@@ -197,6 +198,7 @@ def documentation_omitted_state(project):
     code="SL301",
     name="state-omitted-by-expedited-cycle",
     section="Expedited Cycle Contract",
+    owner="state",
     summary="An EXPEDITED cycle stays in DEVELOPING, REVIEWING_IMPLEMENTATION and AWAITING_USER_SIGNOFF.",
     explanation="""
 **What it does.** Reports a `WorkflowState` outside the expedited topology
@@ -230,6 +232,7 @@ def expedited_omitted_state(project):
     code="SL302",
     name="implementation-reviewed-tail-without-recovery",
     section="Completion Policies",
+    owner="state",
     summary="Under IMPLEMENTATION_REVIEWED, DOCUMENTING, REVIEWING_FINAL and SYNCHRONIZING need active recovery.",
     explanation="""
 **What it does.** Reports a `STANDARD` cycle with
@@ -266,6 +269,7 @@ def implementation_reviewed_tail(project):
     code="SL303",
     name="completion-policy-cycle-mode-mismatch",
     section="Completion Policies",
+    owner="state",
     summary="STANDARD needs FULL_DELIVERABLE or IMPLEMENTATION_REVIEWED; EXPEDITED and DOCUMENTATION need NONE.",
     explanation="""
 **What it does.** Compares `Active Work.CompletionPolicy` with `CycleMode` for
@@ -309,6 +313,7 @@ def policy_mode_mismatch(project):
     code="SL304",
     name="unstarted-cycle-completion-policy",
     section="Completion Policies",
+    owner="state",
     summary="Before any cycle starts, Active Work.CompletionPolicy is NONE.",
     explanation="""
 **What it does.** Reports a standard completion policy while
@@ -345,6 +350,7 @@ def unstarted_policy(project):
     code="SL305",
     name="unstarted-cycle-workflow-state",
     section="Cycle Modes",
+    owner="state",
     summary="Before any cycle starts, WorkflowState is the installed entry state.",
     explanation="""
 **What it does.** Reports a `WorkflowState` other than the installed one
@@ -386,6 +392,7 @@ def unstarted_workflow_state(project):
     code="SL306",
     name="unstarted-cycle-handoff-kind",
     section="Cycle Modes",
+    owner="state",
     summary="Before any cycle starts, Handoff.Kind is INITIAL.",
     explanation="""
 **What it does.** Reports a `Handoff.Kind` other than `INITIAL` while
@@ -417,6 +424,7 @@ def unstarted_handoff(project):
     code="SL307",
     name="active-cycle-mode-unset",
     section="Cycle Modes",
+    owner="state",
     summary="A started, unfinished cycle records its CycleMode.",
     explanation="""
 **What it does.** Reports `CycleMode: UNSET` when `Active Work.Id` names a
@@ -450,6 +458,7 @@ def active_mode_unset(project):
     code="SL308",
     name="greenfield-non-standard-mode",
     section="Cycle Modes",
+    owner="state",
     summary="A GREENFIELD project uses only STANDARD cycles, also as a pending preference.",
     explanation="""
 **What it does.** Reports `CycleMode` or `PendingCycleMode` set to `EXPEDITED`
@@ -486,6 +495,7 @@ def greenfield_modes(project):
     code="SL309",
     name="documentation-cycle-entry-state",
     section="Documentation Cycle Contract",
+    owner="state",
     summary="A DOCUMENTATION cycle starts in AUDITING.",
     explanation="""
 **What it does.** Reports a `DOCUMENTATION` cycle whose handoff is still the
@@ -529,6 +539,7 @@ def _clear_pending_cadence(sm, message: str):
     code="SL310",
     name="documentation-pending-cadence",
     section="Documentation Cycle Contract",
+    owner="state",
     summary="A DOCUMENTATION cycle keeps Active Work.PendingVerificationCadence NONE.",
     explanation="""
 **What it does.** Reports a pending verification cadence in a `DOCUMENTATION`
@@ -563,6 +574,7 @@ def documentation_cadence(project):
     code="SL311",
     name="documentation-development-path",
     section="Documentation Cycle Contract",
+    owner="state",
     summary="A DOCUMENTATION cycle keeps Active Work.Development NONE.",
     explanation="""
 **What it does.** Reports an `Active Work.Development` path in a
@@ -594,6 +606,7 @@ def documentation_development(project):
     code="SL312",
     name="documentation-promotion-reason",
     section="Cycle Modes",
+    owner="state",
     summary="A DOCUMENTATION cycle keeps Active Work.PromotionReason NONE; it cannot be promoted.",
     explanation="""
 **What it does.** Reports an `Active Work.PromotionReason` in a
@@ -626,6 +639,7 @@ def documentation_promotion(project):
     code="SL313",
     name="expedited-scope-architecture",
     section="Expedited Cycle Contract",
+    owner="state",
     summary="An EXPEDITED cycle keeps Active Work.Scope and Active Work.Architecture NONE.",
     explanation="""
 **What it does.** Reports a `Scope` or `Architecture` path in an `EXPEDITED`
@@ -658,6 +672,7 @@ def expedited_scope(project):
     code="SL314",
     name="expedited-baseline-reconciliation",
     section="Expedited Cycle Contract",
+    owner="state",
     summary="An EXPEDITED cycle cannot carry unresolved BaselineReconciliation.",
     explanation="""
 **What it does.** Reports an `EXPEDITED` cycle whose
@@ -689,6 +704,7 @@ def expedited_baseline(project):
     code="SL315",
     name="expedited-incremental-cadence",
     section="Expedited Cycle Contract",
+    owner="state",
     summary="An INCREMENTAL cadence request in an EXPEDITED cycle needs promotion first.",
     explanation="""
 **What it does.** Reports `PendingVerificationCadence: INCREMENTAL` in an
@@ -734,6 +750,7 @@ def _scheduling_remains(ws: str, frames: list[dict]) -> bool:
     code="SL316",
     name="stale-pending-cadence",
     section="Verification Cadence",
+    owner="state",
     summary="Pending cadence intent is cleared once no implementation scheduling remains before Reviewer.",
     explanation="""
 **What it does.** Reports a `PendingVerificationCadence` in a `STANDARD` cycle
@@ -774,6 +791,7 @@ def stale_cadence(project):
     code="SL317",
     name="documentation-cycle-converted",
     section="Cycle Modes",
+    owner="state",
     summary="A DOCUMENTATION cycle is never converted to another mode in place.",
     explanation="""
 **What it does.** Inside a git repository, compares STATE.md with the last
@@ -821,6 +839,7 @@ def documentation_converted(project):
     code="SL318",
     name="documentation-outstanding-obligations",
     section="Documentation Cycle Contract",
+    owner="state",
     summary="A DOCUMENTATION cycle has no expedited-promotion obligations.",
     explanation="""
 **What it does.** Reports active `Outstanding Obligations` (or obligation
@@ -857,6 +876,7 @@ def documentation_obligations(project):
     code="SL319",
     name="cycle-mode-changed-in-place",
     section="Cycle Modes",
+    owner="state",
     summary="An active cycle keeps its mode; only expedited promotion changes it (to STANDARD).",
     explanation="""
 **What it does.** Inside a git repository, compares STATE.md with the last

@@ -477,6 +477,7 @@ _WHY_CADENCE = (
     code="SL800",
     name="plan-status-value",
     section="Verification Cadence",
+    owner="record",
     summary="The plan's `Status` must be PROPOSED, APPROVED, IN_PROGRESS or COMPLETE.",
     explanation="""**What it does.** Checks the `Status` field in the header of the active
 cycle's development plan.
@@ -514,6 +515,7 @@ def _header_value_in(project, name: str, allowed, message: str):
     code="SL801",
     name="plan-cadence-fields-once",
     section="Verification Cadence",
+    owner="record",
     summary="`Verification Cadence` and `Current Increment` must each occur once, nonempty, in the plan.",
     explanation=f"""**What it does.** Reports a development plan whose header lacks, repeats or
 leaves empty `Verification Cadence` or `Current Increment`.
@@ -536,6 +538,7 @@ def plan_cadence_fields_once(project):
     code="SL802",
     name="verification-cadence-value",
     section="Verification Cadence",
+    owner="record",
     summary="`Verification Cadence` must be AFTER_IMPLEMENTATION or INCREMENTAL.",
     explanation=f"""**What it does.** Checks the value of the plan's `Verification Cadence`.
 
@@ -558,6 +561,7 @@ def verification_cadence_value(project):
     code="SL803",
     name="current-increment-value",
     section="Testable Increments",
+    owner="record",
     summary="`Current Increment` must be NONE or a positive increment number.",
     explanation="""**What it does.** Checks the value of the plan's `Current Increment`.
 
@@ -585,6 +589,7 @@ def current_increment_value(project):
     code="SL804",
     name="current-increment-defined",
     section="Testable Increments",
+    owner="record",
     summary="A `Current Increment` other than NONE must name a `### Increment N` of the plan.",
     explanation="""**What it does.** Reports a `Current Increment` that names no
 `### Increment N` entry under `## Verification Increments`.
@@ -620,6 +625,7 @@ def current_increment_defined(project):
     code="SL805",
     name="after-implementation-current-increment",
     section="Testable Increments",
+    owner="record",
     summary="With AFTER_IMPLEMENTATION cadence, `Current Increment` must be NONE.",
     explanation="""**What it does.** Reports a plan with `Verification Cadence:
 AFTER_IMPLEMENTATION` whose `Current Increment` is not `NONE`.
@@ -658,6 +664,7 @@ def _current_increment_must_be_none(plan, because: str):
     code="SL806",
     name="complete-plan-current-increment",
     section="Full Verification Boundary",
+    owner="record",
     summary="A COMPLETE plan must have `Current Increment: NONE`.",
     explanation="""**What it does.** Reports a plan with `Status: COMPLETE` whose
 `Current Increment` is not `NONE`.
@@ -682,6 +689,7 @@ def complete_plan_current_increment(project):
     code="SL807",
     name="expedited-cadence",
     section="Verification Cadence",
+    owner="record",
     summary="An EXPEDITED cycle's plan must use AFTER_IMPLEMENTATION cadence.",
     explanation="""**What it does.** Reports the plan of an `EXPEDITED` cycle whose
 `Verification Cadence` is not (exactly once) `AFTER_IMPLEMENTATION`.
@@ -714,6 +722,7 @@ def expedited_cadence(project):
     code="SL810",
     name="step-status-value",
     section="Testable Increments",
+    owner="record",
     summary="Each `DEV-NNN` step needs one `Status`: PENDING, IN_PROGRESS or DONE.",
     explanation="""**What it does.** Checks the `Status` field of every `### DEV-NNN` step of
 the active plan: present once, and one of `PENDING`, `IN_PROGRESS`, `DONE`.
@@ -747,6 +756,7 @@ def step_status_value(project):
     code="SL811",
     name="step-self-dependency",
     section="Testable Increments",
+    owner="record",
     summary="A step must not depend on itself.",
     explanation="""**What it does.** Reports a `DEV-NNN` step whose `Depends On` names the
 step itself.
@@ -773,6 +783,7 @@ def step_self_dependency(project):
     code="SL812",
     name="step-unknown-dependency",
     section="Testable Increments",
+    owner="record",
     summary="A step's `Depends On` must name steps of the same plan.",
     explanation="""**What it does.** Reports a `Depends On` entry that is not a `DEV-NNN`
 step of the active plan.
@@ -858,6 +869,7 @@ def _cycles(plan: Plan) -> list[list[str]]:
     code="SL813",
     name="step-dependency-loop",
     section="Testable Increments",
+    owner="record",
     summary="Step dependencies must not form a loop.",
     explanation="""**What it does.** Reports steps of the active plan that depend on each other
 in a loop (DEV-001 -> DEV-002 -> DEV-001).
@@ -883,6 +895,7 @@ def step_dependency_loop(project):
     code="SL814",
     name="complete-plan-unfinished-step",
     section="Full Verification Boundary",
+    owner="record",
     summary="A COMPLETE plan must have every step DONE.",
     explanation="""**What it does.** Reports each step that is not `DONE` in a plan whose
 `Status` is `COMPLETE`.
@@ -908,6 +921,7 @@ def complete_plan_unfinished_step(project):
     code="SL815",
     name="done-step-removed",
     section="Testable Increments",
+    owner="record",
     summary="A step that was DONE in the last commit must not disappear from the plan.",
     explanation="""**What it does.** Inside a git repository, compares the active plan with its
 version at HEAD and reports any `DEV-NNN` step that was `DONE` there and is gone now.
@@ -948,6 +962,7 @@ def done_step_removed(project):
     code="SL816",
     name="plan-complete-after-developing",
     section="Full Verification Boundary",
+    owner="record",
     summary="Once the cycle has passed DEVELOPING (outside checkpoints and scoped recovery) the plan must be COMPLETE.",
     explanation="""**What it does.** When the workflow is past `DEVELOPING` — full
 verification in `TESTING`, a Reviewer state or later — reports a development plan whose
@@ -990,6 +1005,7 @@ def plan_complete_after_developing(project):
     code="SL820",
     name="increment-numbering",
     section="Testable Increments",
+    owner="record",
     summary="`### Increment N` entries must be numbered 1, 2, 3, ... in order.",
     explanation="""**What it does.** Reports an `### Increment N` entry whose number is not
 its position under `## Verification Increments`.
@@ -1019,6 +1035,7 @@ def increment_numbering(project):
     code="SL821",
     name="increment-duplicate",
     section="Testable Increments",
+    owner="record",
     summary="An increment number must be defined once.",
     explanation="""**What it does.** Reports a second `### Increment N` entry with a number
 already used.
@@ -1046,6 +1063,7 @@ def increment_duplicate(project):
     code="SL822",
     name="increment-fields-once",
     section="Testable Increments",
+    owner="record",
     summary="Each increment needs `Development Steps` and `Acceptance` exactly once.",
     explanation="""**What it does.** Reports an `### Increment N` entry lacking, repeating or
 leaving empty `Development Steps` or `Acceptance`.
@@ -1076,6 +1094,7 @@ def increment_fields_once(project):
     code="SL823",
     name="increment-steps-format",
     section="Testable Increments",
+    owner="record",
     summary="An increment's `Development Steps` must list DEV-NNN IDs separated by commas.",
     explanation="""**What it does.** Checks that an increment's `Development Steps` is a
 comma-separated list of `DEV-NNN` identifiers (and reports it when the field is unusable).
@@ -1104,6 +1123,7 @@ def increment_steps_format(project):
     code="SL824",
     name="increment-acceptance-format",
     section="Testable Increments",
+    owner="record",
     summary="An increment's `Acceptance` must list AC-NNN IDs separated by commas.",
     explanation="""**What it does.** Checks that an increment's `Acceptance` is a
 comma-separated list of `AC-NNN` identifiers (and reports it when the field is unusable).
@@ -1133,6 +1153,7 @@ def increment_acceptance_format(project):
     code="SL825",
     name="increment-ready-outcome",
     section="Testable Increments",
+    owner="record",
     summary="Each increment needs a nonempty **Ready Outcome**.",
     explanation="""**What it does.** Reports an `### Increment N` entry without a
 `**Ready Outcome**` paragraph, or with an empty one.
@@ -1159,6 +1180,7 @@ def increment_ready_outcome(project):
     code="SL826",
     name="increment-unknown-step",
     section="Testable Increments",
+    owner="record",
     summary="An increment's `Development Steps` must name steps of the plan.",
     explanation="""**What it does.** Reports a `DEV-NNN` in an increment's `Development
 Steps` that is not a step of the plan.
@@ -1225,6 +1247,7 @@ def developer_checkpoint(project) -> Optional[int]:
     code="SL830",
     name="checkpoint-approved-plan",
     section="Checkpoint Handoffs",
+    owner="record",
     summary="A Developer checkpoint needs an approved plan with `User Style Locked: true`.",
     explanation="""**What it does.** After a `CHECKPOINT` from `DEVELOPING`, reports a plan
 that is still `PROPOSED` (or has another non-approved status) or whose
@@ -1258,6 +1281,7 @@ def checkpoint_approved_plan(project):
     code="SL831",
     name="checkpoint-current-increment",
     section="Checkpoint Handoffs",
+    owner="record",
     summary="A Developer checkpoint needs INCREMENTAL cadence and `Current Increment` naming the handed-off increment.",
     explanation="""**What it does.** After a `CHECKPOINT` from `DEVELOPING` naming
 `Increment N` in `Handoff.Reason`, reports a plan whose cadence is not `INCREMENTAL` or
@@ -1294,6 +1318,7 @@ def checkpoint_current_increment(project):
     code="SL832",
     name="checkpoint-increment-defined",
     section="Checkpoint Handoffs",
+    owner="record",
     summary="The increment a checkpoint hands over must be defined in the plan.",
     explanation="""**What it does.** After a `CHECKPOINT` in either direction (Developer to
 Tester, or Tester back to Developer) naming `Increment N`, reports a plan with no
@@ -1325,6 +1350,7 @@ def checkpoint_increment_defined(project):
     code="SL833",
     name="checkpoint-steps-done",
     section="Checkpoint Handoffs",
+    owner="record",
     summary="A checkpoint's increment steps and their dependencies must be DONE.",
     explanation="""**What it does.** After a `CHECKPOINT` from `DEVELOPING` naming
 `Increment N`, reports each step of that increment's `Development Steps`, or of their
@@ -1359,6 +1385,7 @@ def checkpoint_steps_done(project):
     code="SL834",
     name="checkpoint-self-check",
     section="Checkpoint Handoffs",
+    owner="record",
     summary="Steps behind a checkpoint need persisted **Self-Check** evidence.",
     explanation="""**What it does.** After a `CHECKPOINT` from `DEVELOPING` naming
 `Increment N`, reports each step of the increment (and its dependencies) that has no

@@ -196,6 +196,7 @@ def _targets_text(ft: str) -> str:
     code="SL401",
     name="corrective-handoff-failure-type",
     section="Failure Handoffs",
+    owner="state",
     summary="A FAILURE or USER_REWORK handoff names the FailureType it routes.",
     explanation="""
 **What it does.** Reports a `Handoff.Kind` of `FAILURE` or `USER_REWORK` whose
@@ -229,6 +230,7 @@ def corrective_handoff_failure_type(project):
     code="SL402",
     name="corrective-handoff-target",
     section="Failure Handoffs",
+    owner="state",
     summary="A FAILURE or USER_REWORK handoff lands in the state that owns its FailureType.",
     explanation="""
 **What it does.** For a `FAILURE` or `USER_REWORK` handoff, checks that
@@ -269,6 +271,7 @@ def corrective_handoff_target(project):
     code="SL403",
     name="corrective-handoff-recovery-frame",
     section="Recovery Mechanics",
+    owner="state",
     summary="A FAILURE or USER_REWORK that changes state pushes a matching recovery frame.",
     explanation="""
 **What it does.** When `Handoff.Kind` is `FAILURE` or `USER_REWORK` and
@@ -319,6 +322,7 @@ def corrective_handoff_recovery_frame(project):
     code="SL404",
     name="documentation-omitted-failure-owner",
     section="Documentation Cycle Contract",
+    owner="state",
     summary="A DOCUMENTATION cycle routes failures only to included owners, REVIEW to REVIEWING_FINAL.",
     explanation="""
 **What it does.** In a `DOCUMENTATION` cycle, reports a `FAILURE` or
@@ -362,6 +366,7 @@ def documentation_omitted_failure_owner(project):
     code="SL405",
     name="documentation-handoff-failure-type",
     section="Documentation Cycle Contract",
+    owner="state",
     summary="DOCUMENTATION INITIAL, NEW_CYCLE, FORWARD and RESUME handoffs carry FailureType NONE.",
     explanation="""
 **What it does.** In a `DOCUMENTATION` cycle, reports an `INITIAL`,
@@ -397,6 +402,7 @@ def documentation_handoff_failure_type(project):
     code="SL407",
     name="documentation-entry-origin",
     section="Documentation Cycle Contract",
+    owner="state",
     summary="A DOCUMENTATION INITIAL handoff comes From NONE; NEW_CYCLE From SIGNED_OFF or CANCELLED.",
     explanation="""
 **What it does.** In a `DOCUMENTATION` cycle, checks that an `INITIAL`
@@ -442,6 +448,7 @@ def documentation_entry_origin(project):
     code="SL408",
     name="documentation-omitted-origin",
     section="Documentation Cycle Contract",
+    owner="state",
     summary="DOCUMENTATION FAILURE, USER_REWORK and RESUME handoffs come from an included state.",
     explanation="""
 **What it does.** In a `DOCUMENTATION` cycle, reports a `FAILURE`,
@@ -480,6 +487,7 @@ def documentation_omitted_origin(project):
     code="SL409",
     name="documentation-resume-origin",
     section="Documentation Cycle Contract",
+    owner="state",
     summary="A DOCUMENTATION RESUME comes from an included role's state.",
     explanation="""
 **What it does.** In a `DOCUMENTATION` cycle, reports a `RESUME` handoff
@@ -517,6 +525,7 @@ def documentation_resume_origin(project):
     code="SL410",
     name="documentation-forward-route",
     section="Forward Transitions",
+    owner="state",
     summary="A DOCUMENTATION FORWARD handoff takes exactly one step of the Documentation Brownfield route.",
     explanation="""
 **What it does.** In a `DOCUMENTATION` cycle, checks that a `FORWARD` handoff
@@ -556,6 +565,7 @@ def documentation_forward_route(project):
     code="SL411",
     name="checkpoint-exchange",
     section="Checkpoint Handoffs",
+    owner="state",
     summary="CHECKPOINT is only a STANDARD DEVELOPING <-> TESTING exchange with FailureType NONE and no recovery.",
     explanation="""
 **What it does.** Reports a `CHECKPOINT` handoff unless `CycleMode` is
@@ -599,6 +609,7 @@ def checkpoint_exchange(project):
     code="SL412",
     name="checkpoint-reason-increment",
     section="Checkpoint Handoffs",
+    owner="state",
     summary="A CHECKPOINT Reason names exactly one `Increment N`.",
     explanation="""
 **What it does.** For a valid `CHECKPOINT` exchange (`DEVELOPING <-> TESTING`
@@ -637,6 +648,7 @@ def checkpoint_reason_increment(project):
     code="SL413",
     name="promote-reason",
     section="Expedited Promotion",
+    owner="state",
     summary="A PROMOTE handoff persists Active Work.PromotionReason.",
     explanation="""
 **What it does.** Reports a `PROMOTE` handoff while `Active Work.PromotionReason`
@@ -671,6 +683,7 @@ def promote_reason(project):
     code="SL414",
     name="promote-target",
     section="Expedited Promotion",
+    owner="state",
     summary="A PROMOTE handoff leaves CycleMode STANDARD and WorkflowState AUDITING.",
     explanation="""
 **What it does.** Reports a `PROMOTE` handoff unless `CycleMode` is
@@ -710,6 +723,7 @@ def promote_target(project):
     code="SL415",
     name="completion-change-route",
     section="Change completion policy",
+    owner="state",
     summary="COMPLETION_CHANGE is only DOCUMENTING -> REVIEWING_IMPLEMENTATION or AWAITING_USER_SIGNOFF -> DOCUMENTING in a STANDARD cycle.",
     explanation="""
 **What it does.** Reports a `COMPLETION_CHANGE` handoff unless `CycleMode` is
@@ -750,6 +764,7 @@ def completion_change_route(project):
     code="SL416",
     name="completion-change-recovery",
     section="Change completion policy",
+    owner="state",
     summary="COMPLETION_CHANGE needs inactive recovery and no outstanding obligations.",
     explanation="""
 **What it does.** Reports a `COMPLETION_CHANGE` handoff while `Recovery` is
@@ -790,6 +805,7 @@ def completion_change_recovery(project):
     code="SL417",
     name="completion-change-reason",
     section="Change completion policy",
+    owner="state",
     summary="A COMPLETION_CHANGE handoff records a reason.",
     explanation="""
 **What it does.** Reports a `COMPLETION_CHANGE` handoff whose `Reason` is
@@ -822,6 +838,7 @@ def completion_change_reason(project):
     code="SL418",
     name="completion-change-failure-type",
     section="Change completion policy",
+    owner="state",
     summary="A COMPLETION_CHANGE handoff records FailureType NONE.",
     explanation="""
 **What it does.** Reports a `COMPLETION_CHANGE` handoff whose `FailureType` is
@@ -868,6 +885,7 @@ _FULL_TAIL = ("DOCUMENTING", "REVIEWING_FINAL", "SYNCHRONIZING")
     code="SL420",
     name="forward-route",
     section="Forward Transitions",
+    owner="state",
     summary="A STANDARD or EXPEDITED FORWARD handoff takes exactly one step of its topology's route.",
     explanation="""
 **What it does.** For a `FORWARD` handoff in a `STANDARD` or `EXPEDITED`
@@ -949,6 +967,7 @@ _NON_FAILURE_KINDS = ("INITIAL", "NEW_CYCLE", "FORWARD", "RESUME", "PROMOTE", "S
     code="SL419",
     name="non-failure-handoff-failure-type",
     section="Workflow State Reference",
+    owner="state",
     summary="Only FAILURE and USER_REWORK handoffs carry a FailureType; the other kinds record NONE.",
     explanation="""
 **What it does.** Reports an `INITIAL`, `NEW_CYCLE`, `FORWARD`, `RESUME`,
@@ -997,6 +1016,7 @@ def non_failure_handoff_failure_type(project):
     code="SL421",
     name="cycle-entry-origin",
     section="Workflow State Reference",
+    owner="state",
     summary="An INITIAL handoff comes From NONE; a NEW_CYCLE handoff From SIGNED_OFF or CANCELLED.",
     explanation="""
 **What it does.** Outside `DOCUMENTATION` cycles (SL407 covers those),

@@ -30,6 +30,7 @@ def _mode_fields(doc):
     code="SL120",
     name="project-mode-missing",
     section="Project Modes",
+    owner="USER",
     summary="MODE.md holds `ProjectMode` exactly once with a value.",
     explanation="""
 **What it does.** Checks that `.standards/MODE.md` has exactly one nonempty
@@ -86,6 +87,7 @@ def project_mode_missing(project):
     code="SL121",
     name="project-mode-invalid",
     section="Project Modes",
+    owner="USER",
     summary="`ProjectMode` is GREENFIELD or BROWNFIELD.",
     explanation="""
 **What it does.** Checks that the value of `ProjectMode` in

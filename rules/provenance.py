@@ -108,6 +108,7 @@ def header_field(doc, name):
     code="SL600",
     name="malformed-provenance-block",
     section="Workflow Artifact Provenance",
+    owner="USER",
     summary="A file begins with a `<!-- STANDARDS` block that is not well formed.",
     explanation="""
 **What it does.** Reads the `<!-- STANDARDS` block at the top of every
@@ -167,6 +168,7 @@ def _visible_mismatch(project, key: str, artifacts):
     code="SL601",
     name="record-cycle-mismatch",
     section="Workflow Artifact Provenance",
+    owner="record",
     summary="A current-cycle record's visible `Cycle` field differs from its provenance block.",
     explanation="""
 **What it does.** For every record of the active cycle with a fixed path
@@ -193,6 +195,7 @@ def record_cycle_mismatch(project):
     code="SL602",
     name="review-kind-mismatch",
     section="Workflow Artifact Provenance",
+    owner="record",
     summary="A current-cycle review report's visible `ReviewKind` differs from its provenance block.",
     explanation="""
 **What it does.** For every review report of the active cycle, compares the

@@ -117,6 +117,7 @@ def _status_field(r):
     code="SL900",
     name="record-status-missing",
     section="Workflow Artifact Provenance",
+    owner="record",
     summary="A verification, review, documentation or synchronization record needs a Status in its header.",
     explanation="""\
 **What it does.** For this cycle's verification report, review reports,
@@ -158,6 +159,7 @@ def record_status_missing(project):
     code="SL901",
     name="record-status-invalid",
     section="Workflow Artifact Provenance",
+    owner="record",
     summary="A record's header Status must be IN_PROGRESS, BLOCKED or COMPLETE.",
     explanation="""\
 **What it does.** For this cycle's verification report, review reports,
@@ -205,6 +207,7 @@ def record_status_invalid(project):
     code="SL902",
     name="record-header-template-choices",
     section="Workflow Artifact Provenance",
+    owner="record",
     summary="A record header field must hold one value, not the template's choices or placeholder.",
     explanation="""\
 **What it does.** In this cycle's records, reports a header field whose value
@@ -286,6 +289,7 @@ def _template_fix(r, f):
     code="SL903",
     name="record-entry-prefix",
     section="Workflow Artifact Provenance",
+    owner="record",
     summary="Documentation records number entries DOC-NNN; synchronization records D-NNN.",
     explanation="""\
 **What it does.** Reports a `### D-NNN` entry heading in this cycle's
@@ -356,6 +360,7 @@ def _resolve(project, referrer: str, target: str) -> Optional[str]:
     code="SL904",
     name="entry-reference-without-record",
     section="Workflow Artifact Provenance",
+    owner="record",
     summary="Outside a review report, a finding ID must name its review report.",
     explanation="""\
 **What it does.** In this cycle's records other than review reports, reports an
@@ -419,6 +424,7 @@ def _bare_f_advice(r, fid: str, spans, definers):
     code="SL905",
     name="review-finding-mention-undefined",
     section="Workflow Artifact Provenance",
+    owner="record",
     summary="A review report's bare F-NNN mention must be one of its own `### F-NNN` findings.",
     explanation="""\
 **What it does.** In this cycle's review reports, reports an `F-NNN` mention
@@ -472,6 +478,7 @@ def _path_ref_problems(project):
     code="SL906",
     name="entry-reference-target-missing",
     section="Workflow Artifact Provenance",
+    owner="record",
     summary="A `<path>#F-NNN` reference must name a finding the referenced report has.",
     explanation="""\
 **What it does.** In this cycle's records, reports a `<path>#F-NNN` reference
@@ -497,6 +504,7 @@ def entry_reference_target_missing(project):
     code="SL907",
     name="entry-reference-not-record",
     section="Workflow Artifact Provenance",
+    owner="record",
     summary="A `<path>#F-NNN` reference must name a STANDARDS record.",
     explanation="""\
 **What it does.** In this cycle's records, reports a `<path>#F-NNN` reference
@@ -524,6 +532,7 @@ def entry_reference_not_record(project):
     code="SL908",
     name="dev-step-mention-undefined",
     section="Workflow Artifact Provenance",
+    owner="record",
     summary="A DEV-NNN mention in a review report must be a step of this cycle's development plan.",
     explanation="""\
 **What it does.** In this cycle's review reports, reports a `DEV-NNN` mention

@@ -175,6 +175,7 @@ relabeling, or adopting it or silently choosing another path"."""
     code="SL630",
     name="fixed-path-unmarked",
     section="Workflow Artifact Provenance",
+    owner="USER",
     summary="A file at one of this cycle's fixed record paths has no provenance block.",
     explanation=f"""
 **What it does.** Looks at the active cycle's fixed paths for the
@@ -199,6 +200,7 @@ def fixed_path_unmarked(project):
     code="SL631",
     name="fixed-path-other-cycle",
     section="Workflow Artifact Provenance",
+    owner="USER",
     summary="This cycle's fixed record path holds another cycle's record of the same type.",
     explanation=f"""
 **What it does.** Reports a record of the right type (and review kind) at one
@@ -220,6 +222,7 @@ def fixed_path_other_cycle(project):
     code="SL632",
     name="fixed-path-wrong-artifact",
     section="Workflow Artifact Provenance",
+    owner="USER",
     summary="This cycle's fixed record path holds a record of another type or review kind.",
     explanation=f"""
 **What it does.** Reports a valid record at one of the active cycle's fixed
@@ -242,6 +245,7 @@ def fixed_path_wrong_artifact(project):
     code="SL633",
     name="fixed-path-not-a-file",
     section="Workflow Artifact Provenance",
+    owner="USER",
     summary="A folder or special file occupies one of this cycle's fixed record paths.",
     beyond_checker=True,
     explanation=f"""
@@ -284,6 +288,7 @@ def _placement_findings(project):
     code="SL634",
     name="duplicate-record",
     section="Workflow Artifact Provenance",
+    owner="USER",
     summary="Two files carry this cycle's record of the same type (and review kind).",
     explanation="""
 **What it does.** Among all records whose block names the active cycle, finds
@@ -311,6 +316,7 @@ def duplicate_record(project):
     code="SL635",
     name="record-wrong-path",
     section="Workflow Artifact Provenance",
+    owner="record",
     summary="This cycle's plan, report or record is not at its fixed path.",
     explanation="""
 **What it does.** Reports a record of the active cycle whose type has a fixed
@@ -338,6 +344,7 @@ def record_wrong_path(project):
     code="SL636",
     name="corrective-resume-record-missing",
     section="Corrective Returns",
+    owner="record",
     summary="A DOCUMENTATION cycle resumed from Documenter or Synchronizer without that role's record.",
     explanation="""
 **What it does.** When a `DOCUMENTATION` cycle's handoff is a `RESUME` from
@@ -413,6 +420,7 @@ def _pointer_checks(project):
     code="SL640",
     name="active-work-path-missing",
     section="Active Work",
+    owner="state",
     summary="Active Work.Scope, .Architecture or .Development names a path that does not exist.",
     explanation="""
 **What it does.** Checks that a non-`NONE` `Scope`, `Architecture` or
@@ -438,6 +446,7 @@ def active_work_path_missing(project):
     code="SL641",
     name="active-work-path-other-record",
     section="Workflow Artifact Provenance",
+    owner="state",
     summary="An Active Work path names another cycle's record or a record of another type.",
     explanation="""
 **What it does.** Reports `Active Work.Scope`, `.Architecture` or
@@ -465,6 +474,7 @@ def active_work_path_other_record(project):
     code="SL642",
     name="development-path-not-fixed",
     section="Active Work",
+    owner="state",
     summary="Active Work.Development is not this cycle's fixed development-plan path.",
     fix="unsafe",
     explanation="""
@@ -525,6 +535,7 @@ def _none_checks(project):
     code="SL643",
     name="active-work-path-none-after-phase",
     section="Active Work",
+    owner="state",
     summary="Active Work.Scope, .Architecture or .Development is still NONE after its owner's phase.",
     explanation="""
 **What it does.** Once the workflow state lies past `SCOPING`, `ARCHITECTING`
@@ -555,6 +566,7 @@ def active_work_path_none_after_phase(project):
     code="SL644",
     name="active-work-path-none-on-resume",
     section="Active Work",
+    owner="state",
     summary="A RESUME from SCOPING or ARCHITECTING leaves Active Work.Scope or .Architecture NONE.",
     explanation="""
 **What it does.** When the handoff is a `RESUME` from `SCOPING` (or

@@ -147,6 +147,7 @@ def _active_mismatch(project, section, count: int, what_one: str, what_many: str
     code="SL501",
     name="recovery-active-mismatch",
     section="Recovery Mechanics",
+    owner="state",
     summary="`Recovery.Active` must be `true` exactly when the stack holds frames.",
     explanation="""
 **What it does.** Compares `Recovery.Active` with the number of `### Frame N`
@@ -175,6 +176,7 @@ def recovery_active_mismatch(project):
     code="SL502",
     name="obligations-active-mismatch",
     section="Recovery Mechanics",
+    owner="state",
     summary="`Outstanding Obligations.Active` must be `true` exactly when obligations exist.",
     explanation="""
 **What it does.** Compares `Outstanding Obligations.Active` with the number of
@@ -233,6 +235,7 @@ def _numbering(entries: list[Frame], word: str, head_re: re.Pattern, what: str, 
     code="SL503",
     name="recovery-frame-numbering",
     section="Recovery Mechanics",
+    owner="state",
     summary="Recovery frames are headed `### Frame 1`, `### Frame 2`, ... in stack order.",
     explanation="""
 **What it does.** Checks that the entries under `## Recovery` are headed
@@ -260,6 +263,7 @@ def recovery_frame_numbering(project):
     code="SL504",
     name="recovery-frame-field",
     section="Recovery Mechanics",
+    owner="state",
     summary="Each recovery frame records From, Owner, FailureType, Reason, ResumeAt and RerunThrough with valid values.",
     explanation="""
 **What it does.** Checks each `### Frame N`: `From`, `Owner` and `ResumeAt`
@@ -309,6 +313,7 @@ def recovery_frame_field(project):
     code="SL505",
     name="recovery-frame-resume-at",
     section="Recovery Mechanics",
+    owner="state",
     summary="A frame's `ResumeAt` is the interrupted state, its `From`.",
     explanation="""
 **What it does.** Checks that each frame's `ResumeAt` equals its `From`.
@@ -338,6 +343,7 @@ def recovery_frame_resume_at(project):
     code="SL506",
     name="recovery-frame-owner",
     section="Failure Handoffs",
+    owner="state",
     summary="A frame's `Owner` is the state that owns its `FailureType`.",
     explanation="""
 **What it does.** Checks each frame's `Owner` against the owning state of its
@@ -372,6 +378,7 @@ def recovery_frame_owner(project):
     code="SL507",
     name="recovery-active-frame-state",
     section="Recovery Mechanics",
+    owner="state",
     summary="While the active frame is being corrected (`RerunThrough: NONE`), WorkflowState is its Owner.",
     explanation="""
 **What it does.** When the last (active) frame has `RerunThrough: NONE`,
@@ -431,6 +438,7 @@ are `AUDITING`, `SCOPING`, `ARCHITECTING`, `DOCUMENTING`, `REVIEWING_FINAL`,
     code="SL510",
     name="documentation-frame-states",
     section="Documentation Cycle Contract",
+    owner="state",
     summary="In DOCUMENTATION, a frame's `From` and `ResumeAt` are included states.",
     explanation=f"""
 **What it does.** In a `DOCUMENTATION` cycle, checks that each frame's `From`
@@ -464,6 +472,7 @@ def documentation_frame_states(project):
     code="SL511",
     name="documentation-frame-owner",
     section="Documentation Cycle Contract",
+    owner="state",
     summary="In DOCUMENTATION, a frame's `Owner` is an included role's state.",
     explanation=f"""
 **What it does.** In a `DOCUMENTATION` cycle, checks that each frame's `Owner`
@@ -500,6 +509,7 @@ def documentation_frame_owner(project):
     code="SL512",
     name="documentation-frame-failure-type",
     section="Documentation Cycle Contract",
+    owner="state",
     summary="In DOCUMENTATION, IMPLEMENTATION and VERIFICATION frames have no owner, and REVIEW belongs to REVIEWING_FINAL.",
     explanation="""
 **What it does.** In a `DOCUMENTATION` cycle, reports frames whose
@@ -544,6 +554,7 @@ def documentation_frame_failure_type(project):
     code="SL513",
     name="documentation-frame-rerun-through",
     section="Documentation Cycle Contract",
+    owner="state",
     summary="In DOCUMENTATION, `RerunThrough` is NONE or an included role downstream of the frame's Owner.",
     explanation=f"""
 **What it does.** In a `DOCUMENTATION` cycle, checks that each frame's
@@ -585,6 +596,7 @@ def documentation_frame_rerun_through(project):
     code="SL514",
     name="documentation-same-state-frame",
     section="Documentation Cycle Contract",
+    owner="state",
     summary="In DOCUMENTATION, a same-state correction pushes no frame (`From` equal to `Owner`).",
     explanation="""
 **What it does.** In a `DOCUMENTATION` cycle, reports frames whose `From`
@@ -617,6 +629,7 @@ def documentation_same_state_frame(project):
     code="SL515",
     name="documentation-rerun-range",
     section="Documentation Cycle Contract",
+    owner="state",
     summary="In DOCUMENTATION, an active rerun keeps WorkflowState between the frame's Owner and RerunThrough.",
     explanation="""
 **What it does.** In a `DOCUMENTATION` cycle whose active (last) frame has a
@@ -664,6 +677,7 @@ def documentation_rerun_range(project):
     code="SL508",
     name="obligation-field-missing",
     section="Recovery Mechanics",
+    owner="state",
     summary="Each outstanding obligation records Owner, FailureType and Reason.",
     explanation="""
 **What it does.** Checks that every `### Obligation N` entry has `Owner`,
@@ -699,6 +713,7 @@ EXPEDITED_OWNERS = ("DEVELOPING", "REVIEWING_IMPLEMENTATION")
     code="SL516",
     name="expedited-frame-topology",
     section="Recovery Mechanics",
+    owner="state",
     summary="In EXPEDITED, recovery frames use only expedited states.",
     explanation="""
 **What it does.** In an `EXPEDITED` cycle, checks that each frame's `From` and
@@ -747,6 +762,7 @@ def expedited_frame_topology(project):
     code="SL520",
     name="recovery-same-state-frame",
     section="Recovery Mechanics",
+    owner="state",
     summary="A same-state correction pushes no recovery frame (`From` equal to `Owner`).",
     explanation="""
 **What it does.** Outside `DOCUMENTATION` cycles (where SL514 applies),
@@ -783,6 +799,7 @@ def recovery_same_state_frame(project):
     code="SL521",
     name="obligation-numbering",
     section="Recovery Mechanics",
+    owner="state",
     summary="Outstanding obligations are headed `### Obligation 1`, `### Obligation 2`, ... in order.",
     explanation="""
 **What it does.** Checks that the entries under `## Outstanding Obligations`
@@ -812,6 +829,7 @@ def obligation_numbering(project):
     code="SL522",
     name="obligation-owner",
     section="Recovery Mechanics",
+    owner="state",
     summary="An obligation's `FailureType` is a failure type and its `Owner` the state owning it.",
     explanation="""
 **What it does.** Checks each `### Obligation N`: `FailureType` must be a

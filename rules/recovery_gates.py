@@ -53,6 +53,7 @@ def _entries(project) -> list[tuple[Document, Container]]:
     code="SL880",
     name="suspended-assignment-fields",
     section="Implementation and Verification Recovery Gates",
+    owner="record",
     summary="Each `### Suspended Assignment N` needs every required field exactly once, nonempty.",
     explanation=f"""**What it does.** Reports a suspended-assignment entry in the development
 plan or the verification report that lacks, repeats or leaves empty one of
@@ -82,6 +83,7 @@ def suspended_assignment_fields(project):
     code="SL885",
     name="suspended-assignment-values",
     section="Implementation and Verification Recovery Gates",
+    owner="record",
     summary="A suspended assignment's Recovery Frame, Purpose and Target must be valid choices that fit together.",
     explanation=f"""**What it does.** Checks the values of a `### Suspended Assignment N` entry:
 `Recovery Frame` a positive frame number; `Purpose` one of `DEVELOPMENT`, `FULL`,
@@ -129,6 +131,7 @@ def suspended_assignment_values(project):
     code="SL881",
     name="scoped-recovery-suspended-assignment",
     section="Implementation and Verification Recovery Gates",
+    owner="record",
     summary="A role interrupted during scoped recovery must save its assignment for the new frame and its reason.",
     explanation="""**What it does.** When a recovery frame interrupts Developer or Tester while
 that role was itself working on a correction for an earlier frame (nested scoped
@@ -189,6 +192,7 @@ def _purpose_where(rep: Document):
     code="SL882",
     name="restore-suspended-assessment",
     section="Implementation and Verification Recovery Gates",
+    owner="record",
     summary="On RESUME to TESTING, Tester restores the assignment it saved for the popped frame.",
     explanation="""**What it does.** In `TESTING` after a `RESUME`, finds the latest
 `### Suspended Assignment` of the verification report for the frame just popped and
@@ -220,6 +224,7 @@ def restore_suspended_assessment(project):
     code="SL883",
     name="scoped-correction-purpose",
     section="Implementation and Verification Recovery Gates",
+    owner="record",
     summary="A scoped Tester correction records `Assessment Purpose: CORRECTION` with its specific target.",
     explanation="""**What it does.** In `TESTING` while Tester owns a recovery frame that is
 still being corrected and Developer's interrupted work is saved (scoped recovery),
@@ -251,6 +256,7 @@ def scoped_correction_purpose(project):
     code="SL884",
     name="scoped-recovery-complete-report",
     section="Implementation and Verification Recovery Gates",
+    owner="record",
     summary="During scoped recovery the report cannot be COMPLETE.",
     explanation="""**What it does.** Reports a `COMPLETE` verification report while recovery
 is active and the development plan holds Developer's suspended (unfinished) assignment
@@ -283,6 +289,7 @@ def scoped_recovery_complete_report(project):
     code="SL886",
     name="suspended-assignment-numbers",
     section="Implementation and Verification Recovery Gates",
+    owner="record",
     summary="Suspended assignment entries use unique numbers within their artifact.",
     explanation="""**What it does.** Reports a `### Suspended Assignment N` whose number was
 already used by an earlier entry of the same plan or report.

@@ -214,6 +214,7 @@ def _emit(project, code):
     code="SL930",
     name="passed-state-record-missing",
     section="Standard Cycle Completion",
+    owner="record",
     summary="A record whose owner's state the cycle has passed must exist at its fixed path.",
     explanation="""\
 **What it does.** Compares `WorkflowState` with the route of the active cycle
@@ -246,6 +247,7 @@ def passed_state_record_missing(project):
     code="SL931",
     name="passed-state-record-incomplete",
     section="Standard Cycle Completion",
+    owner="record",
     summary="A record whose owner's state the cycle has passed must be COMPLETE.",
     explanation="""\
 **What it does.** For each record the cycle has passed (see SL930) that is
@@ -275,6 +277,7 @@ def passed_state_record_incomplete(project):
     code="SL932",
     name="resume-from-final-review-record",
     section="Documentation Cycle Contract",
+    owner="record",
     summary="A RESUME from REVIEWING_FINAL needs a COMPLETE final-deliverable review.",
     explanation="""\
 **What it does.** In a DOCUMENTATION cycle whose handoff is `RESUME` from
@@ -301,6 +304,7 @@ def resume_from_final_review_record(project):
     code="SL934",
     name="direct-return-signoff-record",
     section="Corrective Returns",
+    owner="record",
     summary="A direct recovery return to sign-off needs the returning role's COMPLETE record.",
     explanation="""\
 **What it does.** In a STANDARD cycle under `IMPLEMENTATION_REVIEWED` that is in
@@ -332,6 +336,7 @@ def direct_return_signoff_record(project):
     code="SL935",
     name="completion-change-review-record",
     section="Completion Policies",
+    owner="record",
     summary="A COMPLETION_CHANGE handoff needs this cycle's completed implementation review.",
     explanation="""\
 **What it does.** In a STANDARD cycle whose handoff is `COMPLETION_CHANGE`,
@@ -358,6 +363,7 @@ def completion_change_review_record(project):
     code="SL936",
     name="documentation-omitted-owner-record",
     section="Documentation Cycle Contract",
+    owner="USER",
     summary="A DOCUMENTATION cycle has no development plan, verification report or implementation review.",
     explanation="""\
 **What it does.** In an active DOCUMENTATION cycle, reports every file whose
@@ -397,6 +403,7 @@ def documentation_omitted_owner_record(project):
     code="SL937",
     name="documentation-context-missing",
     section="Project context lifecycle",
+    owner="AUDITOR",
     summary="A DOCUMENTATION cycle past AUDITING needs a nonempty .standards/CONTEXT.md.",
     explanation="""\
 **What it does.** In an active DOCUMENTATION cycle whose `WorkflowState` is no

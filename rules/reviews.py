@@ -101,6 +101,7 @@ def _closure_section(project):
     code="SL960",
     name="closure-assessment-missing",
     section="Implementation-Reviewed Closure",
+    owner="record",
     summary="IMPLEMENTATION_REVIEWED sign-off readiness needs an Implementation-Reviewed Closure section.",
     explanation="""\
 **What it does.** When a STANDARD cycle under `CompletionPolicy`:
@@ -147,6 +148,7 @@ def closure_assessment_missing(project):
     code="SL961",
     name="closure-not-eligible",
     section="Implementation-Reviewed Closure",
+    owner="record",
     summary="IMPLEMENTATION_REVIEWED sign-off readiness needs Closure Eligibility ELIGIBLE.",
     explanation="""\
 **What it does.** When a STANDARD cycle under `IMPLEMENTATION_REVIEWED` is in
@@ -194,6 +196,7 @@ def closure_not_eligible(project):
     code="SL962",
     name="closure-field-not-concrete",
     section="Implementation-Reviewed Closure",
+    owner="record",
     summary="Each Implementation-Reviewed Closure field occurs exactly once with a concrete value.",
     explanation="""\
 **What it does.** In this cycle's implementation review report, checks each
@@ -237,6 +240,7 @@ def closure_field_not_concrete(project):
     code="SL963",
     name="closure-eligible-prerequisites",
     section="Implementation-Reviewed Closure",
+    owner="record",
     summary="ELIGIBLE closure needs user choice, inputs, evidence, omitted guarantees and no unmet requirements.",
     explanation="""\
 **What it does.** When the closure section's `Eligibility` is `ELIGIBLE`,
@@ -281,6 +285,7 @@ def closure_eligible_prerequisites(project):
     code="SL964",
     name="closure-outside-implementation-report",
     section="Implementation-Reviewed Closure",
+    owner="record",
     summary="The Implementation-Reviewed Closure section belongs only in the implementation review report.",
     explanation="""\
 **What it does.** Reports a `## Implementation-Reviewed Closure` section in any
@@ -319,6 +324,7 @@ def closure_outside_implementation_report(project):
     code="SL965",
     name="closure-section-repeated",
     section="Implementation-Reviewed Closure",
+    owner="record",
     summary="Keep exactly one current Implementation-Reviewed Closure section.",
     explanation="""\
 **What it does.** Reports every `## Implementation-Reviewed Closure` section
@@ -356,6 +362,7 @@ def closure_section_repeated(project):
     code="SL966",
     name="closure-ineligible-without-unmet",
     section="Implementation-Reviewed Closure",
+    owner="record",
     summary="INELIGIBLE closure must name its unmet requirements.",
     beyond_checker=True,
     explanation="""\

@@ -19,6 +19,7 @@ RUNTIME_FILES = (
     during_conflict=True,
     name="runtime-file-missing",
     section="Runtime Tools and Hooks",
+    owner="USER",
     summary="A runtime file of the installation is missing, not a regular file, or unreadable.",
     explanation="""
 **What it does.** Checks that `.standards/PROTOCOL.md`, `VERSION.json`,
@@ -56,6 +57,7 @@ from standards_lint.project import CONFLICT_FILES, MARKER_RUNS  # noqa: E402
     during_conflict=True,
     name="merge-conflict",
     section="Branches and merges",
+    owner="USER",
     summary="STATE.md, MODE.md or CONTEXT.md holds unresolved merge-conflict markers.",
     explanation="""
 **What it does.** Finds git conflict markers (`<<<<<<<`, `=======`,
@@ -92,6 +94,7 @@ def merge_conflict(project):
     during_conflict=True,
     name="record-merge-conflict",
     section="Branches and merges",
+    owner="USER",
     summary="A cycle record or other Markdown file under `.standards/` holds merge-conflict markers.",
     beyond_checker=True,
     explanation="""

@@ -60,6 +60,7 @@ def _not_clear_message(ws, frames, entries, ob_active) -> str:
     code="SL350",
     name="signoff-with-open-recovery",
     section="Standard Cycle Completion",
+    owner="state",
     summary="AWAITING_USER_SIGNOFF requires an empty recovery stack and no outstanding obligations.",
     explanation="""
 **What it does.** Reports `WorkflowState: AWAITING_USER_SIGNOFF` while recovery
@@ -98,6 +99,7 @@ def signoff_recovery(project):
     code="SL351",
     name="terminal-state-with-open-recovery",
     section="User Decisions and Intervention",
+    owner="state",
     summary="SIGNED_OFF and CANCELLED clear the recovery stack and outstanding obligations.",
     explanation="""
 **What it does.** Reports a terminal `WorkflowState` (`SIGNED_OFF` or
@@ -137,6 +139,7 @@ def terminal_recovery(project):
     code="SL352",
     name="signoff-while-blocked",
     section="Standard Cycle Completion",
+    owner="state",
     summary="AWAITING_USER_SIGNOFF requires Active Work.BlockedOn NONE.",
     explanation="""
 **What it does.** Reports `WorkflowState: AWAITING_USER_SIGNOFF` with an
@@ -170,6 +173,7 @@ def signoff_blocked(project):
     code="SL353",
     name="signoff-with-unresolved-baseline",
     section="Standard Cycle Completion",
+    owner="AUDITOR",
     summary="A STANDARD or DOCUMENTATION cycle cannot await sign-off with BaselineReconciliation unresolved.",
     explanation="""
 **What it does.** Reports a `STANDARD` or `DOCUMENTATION` cycle in
@@ -204,6 +208,7 @@ def signoff_baseline(project):
     code="SL354",
     name="signoff-forward-source",
     section="Forward Transitions",
+    owner="state",
     summary="A FORWARD handoff into AWAITING_USER_SIGNOFF comes from the last state of the mode's route.",
     explanation="""
 **What it does.** For `WorkflowState: AWAITING_USER_SIGNOFF` reached by a
@@ -244,6 +249,7 @@ def signoff_source(project):
     code="SL355",
     name="implementation-review-forward-target",
     section="Forward Transitions",
+    owner="state",
     summary="A passing implementation review hands off to DOCUMENTING or, under IMPLEMENTATION_REVIEWED, to AWAITING_USER_SIGNOFF.",
     explanation="""
 **What it does.** For a `STANDARD` cycle whose handoff is `FORWARD` from

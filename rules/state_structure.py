@@ -161,6 +161,7 @@ def _determined_value(st, label: str, name: str) -> Optional[str]:
     code="SL200",
     name="state-title",
     section="Persisted Workflow State",
+    owner="state",
     summary="STATE.md starts with the title `# S.T.A.N.D.A.R.D.S. Workflow State`.",
     explanation="""
 **What it does.** Checks that `.standards/STATE.md` has exactly the level-1
@@ -196,6 +197,7 @@ def state_title(project):
     code="SL201",
     name="state-section-count",
     section="Persisted Workflow State",
+    owner="state",
     summary="STATE.md has each of its four `##` sections exactly once.",
     explanation="""
 **What it does.** Checks that `## Active Work`, `## Handoff`, `## Recovery`
@@ -242,6 +244,7 @@ def state_section_count(project):
     code="SL202",
     name="state-field-missing",
     section="Workflow State Reference",
+    owner="state",
     summary="Every required STATE.md field occurs exactly once with a nonempty value.",
     explanation="""
 **What it does.** Checks that each required field occurs exactly once with a
@@ -321,6 +324,7 @@ def state_field_missing(project):
     code="SL203",
     name="state-field-invalid",
     section="Workflow State Reference",
+    owner="state",
     summary="A STATE.md field with a fixed set of values holds something else.",
     explanation="""
 **What it does.** Checks the fields whose values the protocol enumerates:
@@ -367,6 +371,7 @@ def state_field_invalid(project):
     code="SL204",
     name="terminal-cycle-mode",
     section="Cycle Modes",
+    owner="state",
     summary="SIGNED_OFF and CANCELLED reset CycleMode to UNSET.",
     explanation="""
 **What it does.** Checks that when `WorkflowState` is `SIGNED_OFF` or
@@ -404,6 +409,7 @@ def terminal_cycle_mode(project):
     code="SL205",
     name="pending-request-pairing",
     section="Cycle Modes",
+    owner="state",
     summary="PendingCycleRequest is UNSET exactly when PendingCycleBlockedOn is NONE.",
     explanation="""
 **What it does.** Checks the pairing of the two pre-cycle fields: a saved
@@ -445,6 +451,7 @@ def pending_request_pairing(project):
     code="SL206",
     name="inactive-pending-cadence",
     section="Workflow State Reference",
+    owner="state",
     summary="With no active cycle, PendingVerificationCadence is NONE.",
     explanation="""
 **What it does.** Checks that `Active Work.PendingVerificationCadence` is
@@ -535,6 +542,7 @@ def _format_problem(st, f: Field) -> Optional[str]:
     code="SL210",
     name="baseline-missing",
     section="Baseline Reconciliation Format",
+    owner="state",
     summary="Active Work has a `BaselineReconciliation` field.",
     explanation="""
 **What it does.** Checks that `## Active Work` holds `BaselineReconciliation`.
@@ -565,6 +573,7 @@ def baseline_missing(project):
     code="SL211",
     name="baseline-format",
     section="Baseline Reconciliation Format",
+    owner="state",
     summary="`BaselineReconciliation` is `NONE` or a label followed by a list of entries, once, on its own line.",
     explanation="""
 **What it does.** Checks that `BaselineReconciliation` occurs once, on its own
@@ -622,6 +631,7 @@ def _complete(fields: list[Field]) -> Optional[tuple[Field, Field]]:
     code="SL212",
     name="baseline-entry-incomplete",
     section="Baseline Reconciliation Format",
+    owner="state",
     summary="Every BaselineReconciliation entry has one `SourceCycle` and one `Request`.",
     explanation="""
 **What it does.** Checks that each list entry under `BaselineReconciliation`
@@ -720,6 +730,7 @@ def _checked_entries(st):
     code="SL213",
     name="baseline-source-not-cycle-id",
     section="Baseline Reconciliation Format",
+    owner="state",
     summary="A BaselineReconciliation `SourceCycle` is a generated cycle ID.",
     explanation="""
 **What it does.** Checks that each `SourceCycle` has the form of an ID that
@@ -749,6 +760,7 @@ def baseline_source_not_cycle_id(project):
     code="SL214",
     name="baseline-duplicate-source",
     section="Baseline Reconciliation Format",
+    owner="state",
     summary="A BaselineReconciliation source is listed once.",
     explanation="""
 **What it does.** Checks that no `SourceCycle` appears in two entries.
@@ -793,6 +805,7 @@ def baseline_duplicate_source(project):
     code="SL215",
     name="baseline-lists-active-cycle",
     section="Baseline Reconciliation Format",
+    owner="state",
     summary="BaselineReconciliation never lists the active cycle itself.",
     explanation="""
 **What it does.** Checks that no `SourceCycle` equals `Active Work.Id`.
@@ -833,6 +846,7 @@ def _handoff_values(st, name: str):
     code="SL220",
     name="handoff-kind-unknown",
     section="Workflow State Reference",
+    owner="state",
     summary="Handoff.Kind is one of the protocol's handoff kinds.",
     explanation="""
 **What it does.** Checks that `Handoff.Kind` is one of `INITIAL`, `FORWARD`,
@@ -857,6 +871,7 @@ def handoff_kind_unknown(project):
     code="SL221",
     name="handoff-from-unknown",
     section="Workflow State Reference",
+    owner="state",
     summary="Handoff.From is a workflow state or NONE.",
     explanation="""
 **What it does.** Checks that `Handoff.From` is a workflow state or `NONE`.
@@ -889,6 +904,7 @@ def _handoff_value_not_in(project, name: str, allowed, message: str):
     code="SL222",
     name="handoff-failure-type-unknown",
     section="Workflow State Reference",
+    owner="state",
     summary="Handoff.FailureType is a failure type or NONE.",
     explanation="""
 **What it does.** Checks that `Handoff.FailureType` is one of the failure
@@ -912,6 +928,7 @@ def handoff_failure_type_unknown(project):
     code="SL223",
     name="handoff-field-repeated",
     section="Workflow State Reference",
+    owner="state",
     summary="Each Handoff field occurs once.",
     explanation="""
 **What it does.** Checks that `Kind`, `From`, `FailureType` and `Reason` each

@@ -43,6 +43,7 @@ def _matches(selector: str, files: list[str]) -> list[str]:
     code="SL990",
     name="user-style-unresolved",
     section="User Styles",
+    owner="USER",
     summary="A saved `User Style` must select exactly one style file of the role.",
     beyond_checker=True,
     explanation="""

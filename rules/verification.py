@@ -95,6 +95,7 @@ def _report_status(doc: Document) -> Optional[str]:
     code="SL850",
     name="assessment-fields-once",
     section="Full Verification Boundary",
+    owner="record",
     summary="`Assessment Purpose` and `Assessment Target` must each occur once, nonempty, in the report header.",
     explanation="""**What it does.** Reports a verification report whose header lacks, repeats
 or leaves empty `Assessment Purpose` or `Assessment Target`.
@@ -118,6 +119,7 @@ def assessment_fields_once(project):
     code="SL851",
     name="assessment-purpose-value",
     section="Full Verification Boundary",
+    owner="record",
     summary="`Assessment Purpose` must be FULL, INCREMENT or CORRECTION.",
     explanation="""**What it does.** Checks the value of the report's `Assessment Purpose`.
 
@@ -143,6 +145,7 @@ def assessment_purpose_value(project):
     code="SL852",
     name="full-assessment-target",
     section="Full Verification Boundary",
+    owner="record",
     summary="A FULL assessment has `Assessment Target: NONE`.",
     explanation="""**What it does.** Reports a report with `Assessment Purpose: FULL` whose
 `Assessment Target` is not `NONE`.
@@ -168,6 +171,7 @@ def full_assessment_target(project):
     code="SL853",
     name="correction-target",
     section="Implementation and Verification Recovery Gates",
+    owner="record",
     summary="A CORRECTION assessment names its specific target.",
     explanation="""**What it does.** Reports a report with `Assessment Purpose: CORRECTION`
 whose `Assessment Target` is `NONE`.
@@ -198,6 +202,7 @@ def correction_target(project):
     code="SL854",
     name="full-verification-purpose",
     section="Full Verification Boundary",
+    owner="record",
     summary="Full verification in TESTING records `Assessment Purpose: FULL` and target NONE.",
     explanation="""**What it does.** In `TESTING` outside an incremental checkpoint and
 outside a scoped recovery correction, Tester's assignment is full verification; reports a
@@ -234,6 +239,7 @@ def full_verification_purpose(project):
     code="SL855",
     name="checkpoint-assessment-target",
     section="Checkpoint Handoffs",
+    owner="record",
     summary="A checkpoint assignment records `Assessment Purpose: INCREMENT` and `Assessment Target: Increment N`.",
     explanation="""**What it does.** In `TESTING` after a valid `CHECKPOINT` from `DEVELOPING`
 naming `Increment N`, reports a report whose purpose is not `INCREMENT` or whose target is
@@ -270,6 +276,7 @@ def checkpoint_assessment_target(project):
     code="SL856",
     name="reviewer-entry-full-purpose",
     section="Full Verification Boundary",
+    owner="record",
     summary="Entering a Reviewer state (or later) needs a FULL assessment, even during recovery.",
     explanation="""**What it does.** From `REVIEWING_IMPLEMENTATION` on, reports an
 unfinished verification report whose `Assessment Purpose` is `INCREMENT` or `CORRECTION`.
@@ -305,6 +312,7 @@ def reviewer_entry_full_purpose(project):
     code="SL857",
     name="complete-report-full-purpose",
     section="Full Verification Boundary",
+    owner="record",
     summary="A COMPLETE report has `Assessment Purpose: FULL`.",
     explanation="""**What it does.** Reports a verification report with `Status: COMPLETE`
 whose `Assessment Purpose` is `INCREMENT` or `CORRECTION`.
@@ -330,6 +338,7 @@ def complete_report_full_purpose(project):
     code="SL858",
     name="complete-report-awaiting-implementation",
     section="Full Verification Boundary",
+    owner="record",
     summary="A COMPLETE report cannot keep AWAITING_IMPLEMENTATION acceptance work.",
     explanation="""**What it does.** Reports a verification report with `Status: COMPLETE`
 that still lists acceptance work as `AWAITING_IMPLEMENTATION`.
@@ -372,6 +381,7 @@ def _plan_increments(project) -> set[int]:
     code="SL859",
     name="assessment-target-increment-defined",
     section="Testable Increments",
+    owner="record",
     summary="An `Assessment Target: Increment N` must name an increment of the development plan.",
     explanation="""**What it does.** Reports an `Assessment Target` of the form `Increment N`
 when the development plan has no `### Increment N`.
@@ -400,6 +410,7 @@ def assessment_target_increment_defined(project):
     code="SL860",
     name="increment-assessment-defined",
     section="Testable Increments",
+    owner="record",
     summary="Each Increment Assessments row must name an increment of the development plan.",
     explanation="""**What it does.** Reports a row of the report's `## Increment Assessments`
 table whose increment number has no `### Increment N` in the development plan.
@@ -454,6 +465,7 @@ def tester_checkpoint(project) -> Optional[int]:
     code="SL861",
     name="tester-checkpoint-verified",
     section="Checkpoint Handoffs",
+    owner="record",
     summary="A Tester checkpoint needs an IN_PROGRESS report recording the increment as VERIFIED.",
     explanation="""**What it does.** After a `CHECKPOINT` from `TESTING` naming `Increment N`,
 reports a verification report that is not `IN_PROGRESS` or whose Increment Assessments do
@@ -490,6 +502,7 @@ def tester_checkpoint_verified(project):
     code="SL862",
     name="tester-checkpoint-evidence",
     section="Checkpoint Handoffs",
+    owner="record",
     summary="A Tester checkpoint needs persisted Execution Evidence.",
     explanation="""**What it does.** After a `CHECKPOINT` from `TESTING`, reports a verification
 report whose `## Execution Evidence` section is missing or empty.
@@ -523,6 +536,7 @@ def tester_checkpoint_evidence(project):
     code="SL863",
     name="increment-assessment-target-format",
     section="Checkpoint Handoffs",
+    owner="record",
     summary="An INCREMENT assessment targets `Increment N`.",
     explanation="""**What it does.** Reports a report with `Assessment Purpose: INCREMENT`
 whose `Assessment Target` is not of the form `Increment N`, including a target
