@@ -179,7 +179,10 @@ def test_arbitrary_bytes_never_crash_and_other_files_are_still_checked(target, d
         root = _make_tree(Path(tmp), {target: data, wpath: wtext})
         _status, findings = _run_cli(root)
     _no_internal_error(findings)
-    assert wcode in _codes_at(findings, wpath), findings
+    # Conflict markers in STATE.md or MODE.md stop every workflow rule (Branches
+    # and merges); the conflict itself is then what the run reports.
+    stood_down = target in (STATE, MODE) and "SL110" in _codes_at(findings, target)
+    assert wcode in _codes_at(findings, wpath) or stood_down, findings
     sl002 = [f for f in findings if f["code"] == "SL002" and f["path"] == target]
     if _decodes(data):
         assert not sl002
@@ -198,7 +201,8 @@ def test_arbitrary_text_never_crashes(target, text, provenance):
         _status, findings = _run_cli(root)
         result = lint(str(root), use_git=False)
     _no_internal_error(findings)
-    assert wcode in _codes_at(findings, wpath)
+    stood_down = target in (STATE, MODE) and "SL110" in _codes_at(findings, target)
+    assert wcode in _codes_at(findings, wpath) or stood_down
     assert not [f for f in findings if f["code"] == "SL002"]
     assert result.project._docs.get(target) is not None  # the file was parsed whole
 
