@@ -333,6 +333,17 @@ def frame_value(frame: Container, name: str) -> Optional[str]:
     return value_of(frame, name)
 
 
+_FRAME_NUMBER_RE = re.compile(r"^\s*Frame\s+(\d+)\b")
+
+
+def frame_number(frame: Container, position: int) -> str:
+    """The number a frame is called by (``Recovery Frame`` of a suspended
+    assignment names it): its heading's, even when the stack is misnumbered
+    (SL503 reports that), else its position."""
+    m = _FRAME_NUMBER_RE.match(frame.title)
+    return m.group(1) if m else str(position)
+
+
 def checkpoint_increment(st) -> Optional[int]:
     """The increment a CHECKPOINT handoff's Reason names, when it names
     exactly one."""
@@ -377,7 +388,7 @@ def scoped_developer(st, plan: Optional[Plan]) -> bool:
         return False
     frames = active_frames(st)
     for i, fr in enumerate(frames, 1):
-        if suspended_for(plan.suspended, str(i), frame_value(fr, "Reason")):
+        if suspended_for(plan.suspended, frame_number(fr, i), frame_value(fr, "Reason")):
             return True
     return False
 

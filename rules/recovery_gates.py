@@ -16,6 +16,7 @@ from standards_lint.rules.development_plan import (
     SUSPENDED_RE,
     active_frames,
     fields,
+    frame_number,
     frame_value,
     header_anchor,
     load_plan,
@@ -171,11 +172,12 @@ def scoped_recovery_suspended_assignment(project):
             continue
         if not any(frame_value(f, "Owner") == role for f in frames[: k - 1]):
             continue
-        if suspended_for(saved, str(k), frame_value(fr, "Reason")):
+        n = frame_number(fr, k)
+        if suspended_for(saved, n, frame_value(fr, "Reason")):
             continue
         yield report(
             doc.title or (doc.path, header_anchor(doc)),
-            f"Recovery frame {k} interrupted scoped {role} work; save a `### Suspended Assignment` for Frame {k} with its Recovery Reason.",
+            f"Recovery frame {n} interrupted scoped {role} work; save a `### Suspended Assignment` for Frame {n} with its Recovery Reason.",
         )
 
 

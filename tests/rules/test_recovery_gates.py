@@ -98,3 +98,18 @@ def test_suspended_assignment_numbers(lint_tree):
     assert (f.path, f.line) == (PLAN_PATH, line_of(pl, "### Suspended Assignment 1", 2))
     ok = plan(notes=DEV_SAVED + "\n" + suspended(2, "2", "Another.", "DEVELOPMENT", "NONE"))
     assert found(lint_tree, tree(pl=ok), "SL886") == []
+
+
+def test_a_frame_is_called_by_its_heading_number_even_when_misnumbered(lint_tree):
+    # The stack's only frame is headed `### Frame 2` (SL503 reports that). The
+    # plan's suspended Developer assignment names frame 1, so it is not this
+    # frame's: Tester's assignment is full verification, and the plan is due.
+    st = state(**TESTER_FIX).replace("### Frame 1", "### Frame 2")
+    pl = plan(notes=DEV_SAVED)
+    rp = report(purpose="CORRECTION", target="Repair the assertion")
+    files = tree(st=st, pl=pl, rp=rp)
+    assert found(lint_tree, files, "SL503")
+    assert found(lint_tree, files, "SL854")
+    # Numbered as the plan says, the saved assignment scopes the correction.
+    ok = tree(st=state(**TESTER_FIX), pl=pl, rp=rp)
+    assert found(lint_tree, ok, "SL854") == []
