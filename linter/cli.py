@@ -4,6 +4,7 @@
     standards-lint rules [--format text|json]
     standards-lint rule CODE
     standards-lint plugins
+    standards-lint server          (the language server; the `server` extra)
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import argparse
 import sys
 
 FORMATS = ("text", "json", "sarif", "github")
-SUBCOMMANDS = ("rules", "rule", "plugins")
+SUBCOMMANDS = ("rules", "rule", "plugins", "server")
 
 
 def _codes(value: str) -> list[str]:
@@ -38,7 +39,8 @@ def _parser() -> argparse.ArgumentParser:
         prog="standards-lint",
         formatter_class=_formatter,
         description="Lint the S.T.A.N.D.A.R.D.S. workflow files of a project (.standards/).",
-        epilog="Other commands: `standards-lint rules`, `standards-lint rule CODE`, `standards-lint plugins`.",
+        epilog="Other commands: `standards-lint rules`, `standards-lint rule CODE`, `standards-lint plugins`, "
+               "`standards-lint server`.",
     )
     p.add_argument("path", nargs="?", default=".", help="project root or any folder inside it (default: .)")
     p.add_argument("--format", choices=FORMATS, default=None, help="output format (default: text, or the config's `format`)")
@@ -77,6 +79,10 @@ def _err(msg: str) -> int:
 
 def main(argv: "list[str] | None" = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] == "server":
+        from .server import main as server_main
+
+        return server_main(argv[1:])
     if argv and argv[0] in SUBCOMMANDS:
         from .catalogue import run_subcommand
 
@@ -191,7 +197,7 @@ def run() -> None:
     try:
         sys.stdout.flush()
         sys.stderr.flush()
-    except (BrokenPipeError, OSError):  # pragma: no cover - a closed pipe
+    except (BrokenPipeError, OSError, ValueError):  # pragma: no cover - a closed pipe (or stdout closed by the server)
         status = status or 1
     os._exit(status)
 
