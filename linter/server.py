@@ -219,8 +219,20 @@ def build_server():
         state.published[session.root] = {u: d for u, d in new.items() if d}
         session.dirty = False
 
+    def forget_finished_notifications() -> None:
+        """pygls 2.1 keeps the future of every notification whose handler is
+        a generator (its own didOpen/didChange/didSave/didClose) in
+        ``_request_futures`` and never removes it: one object graph per
+        keystroke.  Finished ones are dropped here (a finished future has
+        nothing left to cancel or answer)."""
+        futures = getattr(server.protocol, "_request_futures", None)
+        if isinstance(futures, dict):
+            for key in [k for k, f in futures.items() if getattr(f, "done", lambda: False)()]:
+                futures.pop(key, None)
+
     def flush() -> None:
         state.scheduled = False
+        forget_finished_notifications()
         pending, state.pending = state.pending, {}
         for root, triggers in pending.items():
             session = state.sessions.get(root)
@@ -484,6 +496,22 @@ def build_server():
                                         children=[convert(c) for c in sym.children] or None)
 
         return [convert(s) for s in outline(doc)]
+
+    @server.feature("standards-lint/stats")
+    def stats(ls, params):
+        """Figures for bench/server.py: live objects, parses, last lint time."""
+        import collections
+        import gc
+
+        gc.collect()
+        objects = gc.get_objects()
+        return {
+            "objects": len(objects),
+            "types": dict(collections.Counter(type(o).__name__ for o in objects).most_common(40)),
+            "sessions": {root: {"parsed": s.parse.parsed,
+                                "last_lint_ms": round(s.last.seconds * 1000, 2) if s.last else None}
+                         for root, s in state.sessions.items()},
+        }
 
     server.standards_state = state  # for tests in-process
     return server
