@@ -250,3 +250,40 @@ def test_server_without_the_extra_exits_2(tmp_path):
                        env=env, timeout=60, stdin=subprocess.DEVNULL)
     assert r.returncode == 2
     assert "pip install 'standards-lint[server]'" in r.stderr
+
+
+@pytest.fixture
+def bare(tmp_path) -> Path:
+    root = tmp_path / "bare"
+    root.mkdir()
+    (root / "notes.md").write_text("# Notes\n\n`WorkflowState`: `SCOPING`\n", encoding="utf-8")
+    return root
+
+
+@pytest_lsp.fixture(config=SERVER)
+async def bare_client(lsp_client: LanguageClient, bare: Path):
+    params = types.InitializeParams(
+        capabilities=pytest_lsp.client_capabilities("neovim"),
+        root_uri=bare.as_uri(),
+        workspace_folders=[types.WorkspaceFolder(uri=bare.as_uri(), name="bare")],
+    )
+    await asyncio.wait_for(lsp_client.initialize_session(params), TIMEOUT)
+    yield
+    await asyncio.wait_for(lsp_client.shutdown_session(), TIMEOUT)
+
+
+@pytest.mark.asyncio
+async def test_a_project_without_standards_gets_nothing_and_no_error(bare_client: LanguageClient, bare: Path):
+    uri, text = _open(bare_client, bare, "notes.md")
+    _change(bare_client, uri, 2, text + "\nMore.\n")
+    hover = await asyncio.wait_for(bare_client.text_document_hover_async(types.HoverParams(
+        types.TextDocumentIdentifier(uri), _position(text, "WorkflowState"))), TIMEOUT)
+    symbols = await asyncio.wait_for(bare_client.text_document_document_symbol_async(types.DocumentSymbolParams(
+        types.TextDocumentIdentifier(uri))), TIMEOUT)
+    actions = await asyncio.wait_for(bare_client.text_document_code_action_async(types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri), range=types.Range(types.Position(0, 0), types.Position(0, 0)),
+        context=types.CodeActionContext(diagnostics=[]))), TIMEOUT)
+    assert hover is None and not symbols and not actions
+    assert bare_client.diagnostics == {}
+    assert bare_client.messages == []
+    assert [m for m in bare_client.log_messages if m.type == types.MessageType.Error] == []
