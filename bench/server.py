@@ -186,6 +186,15 @@ def _parses(before: dict, after: dict, edits: int):
     return round((b - a) / edits, 3)
 
 
+def _lint_figures(after: dict, edits: int, first: int):
+    try:
+        times = [t for v in after["sessions"].values() for t in v["lint_ms"]]
+    except (KeyError, TypeError):
+        return None
+    times = times[-edits:][:first]
+    return figures(times) if times else None
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--project", type=Path, default=None, help="a project to copy (default: the real project)")
@@ -275,6 +284,8 @@ def main(argv=None) -> int:
                                   if v - (stats_before.get("types") or {}).get(k, 0) > 50},
         # parses per edit: only the edited STATE.md is parsed again
         "parses_per_edit": _parses(stats_before, stats_after, args.edits),
+        # the lint alone, timed inside the server (the rest is JSON-RPC and diagnostics)
+        "server_lint_first": _lint_figures(stats_after, args.edits, first),
         "diagnostic_counts_seen": flips,
         "targets": {
             f"median < {TARGET_MEDIAN_MS:.0f} ms": head["median_ms"] < TARGET_MEDIAN_MS,
@@ -286,6 +297,8 @@ def main(argv=None) -> int:
     print(out)
     if args.out:
         Path(args.out).write_text(out + "\n", encoding="utf-8")
+    lint = result["server_lint_first"] or {}
+    log(f"lint inside the server, first {first} edits: median {lint.get('median_ms')} ms, p95 {lint.get('p95_ms')} ms")
     log(f"first {first} edits: median {head['median_ms']} ms, p95 {head['p95_ms']} ms; "
         f"all {len(latencies)}: median {result['latency_all']['median_ms']} ms, p95 {result['latency_all']['p95_ms']} ms; "
         f"RSS {result['rss_mb']} MB (growth {growth} MB); objects {result['objects']}; "

@@ -273,6 +273,10 @@ class Session:
         self.config_error: Optional[str] = None
         self._config_key: Optional[tuple] = None
         self.last: Optional[LintRun] = None
+        # Seconds of the last runs (for bench/server.py).
+        import collections
+
+        self.lint_times: "collections.deque[float]" = collections.deque(maxlen=1000)
 
     # -- files ------------------------------------------------------------
     def rel(self, path: str) -> Optional[str]:
@@ -373,6 +377,7 @@ class Session:
             by_path.setdefault(path, []).append(f)
         run = LintRun(result.findings, result.project, by_path, time.perf_counter() - start)
         if overlay is None:
+            self.lint_times.append(run.seconds)
             self.last = run
             self.parse.forget(list(result.project._docs) + [STATE_PATH])
         return run

@@ -508,7 +508,7 @@ def build_server():
         return {
             "objects": len(objects),
             "types": dict(collections.Counter(type(o).__name__ for o in objects).most_common(40)),
-            "sessions": {root: {"parsed": s.parse.parsed,
+            "sessions": {root: {"parsed": s.parse.parsed, "lint_ms": [round(t * 1000, 2) for t in s.lint_times],
                                 "last_lint_ms": round(s.last.seconds * 1000, 2) if s.last else None}
                          for root, s in state.sessions.items()},
         }
