@@ -45,6 +45,8 @@ DOCS_URL = REPOSITORY_URL + "/blob/main/docs/rules/{code}.md"
 WALK_TTL_S = 5.0
 # Bytes of file contents kept between runs (least recently used go first).
 READ_CACHE_BYTES = 64 * 1024 * 1024
+# Files whose first bytes (the provenance block) are kept.
+HEAD_CACHE_FILES = 20000
 
 
 # -- reading -------------------------------------------------------------------
@@ -59,6 +61,7 @@ class CachingSource(DiskSource):
         self._walk_time = 0.0
         self._bytes: dict[str, tuple[tuple, bytes]] = {}
         self._bytes_total = 0
+        self._heads: dict[str, tuple[tuple, bytes, bool]] = {}
         self._git: Optional[tuple[tuple, Optional[GitHead]]] = None
 
     def invalidate(self) -> None:
@@ -72,6 +75,12 @@ class CachingSource(DiskSource):
             self._regular = set()
             self._walk = super().walk()
             self._walk_time = now
+            listed = set(self._walk)
+            for cache in (self._heads, self._bytes):
+                for rel in [r for r in cache if r not in listed]:  # files gone
+                    gone = cache.pop(rel)
+                    if cache is self._bytes:
+                        self._bytes_total -= len(gone[1])
         return list(self._walk)
 
     @staticmethod
@@ -101,16 +110,25 @@ class CachingSource(DiskSource):
         return data
 
     def read_head(self, rel: str, limit: int) -> tuple[bytes, bool]:
+        """The start of a file: from the whole file or the head read before,
+        while the file is unchanged (a project of thousands of records reads
+        every record's head on each run)."""
+        try:
+            st = os.stat(self.abspath(rel))
+        except OSError:
+            return super().read_head(rel, limit)
+        key = self._key(st)
         hit = self._bytes.get(rel)
-        if hit is not None:
-            try:
-                st = os.stat(self.abspath(rel))
-            except OSError:
-                st = None
-            if st is not None and hit[0] == self._key(st):
-                data = hit[1]
-                return (data, True) if len(data) <= limit else (data[:limit], False)
-        return super().read_head(rel, limit)
+        if hit is not None and hit[0] == key:
+            data = hit[1]
+            return (data, True) if len(data) <= limit else (data[:limit], False)
+        head = self._heads.get(rel)
+        if head is not None and head[0] == (key, limit):
+            return head[1], head[2]
+        data, complete = super().read_head(rel, limit)
+        if len(self._heads) < HEAD_CACHE_FILES or rel in self._heads:
+            self._heads[rel] = ((key, limit), data, complete)
+        return data, complete
 
     def git_head(self) -> Optional[GitHead]:
         key = self._git_key()
@@ -175,6 +193,7 @@ class ParseCache:
 
     def __init__(self):
         self._docs: dict[str, list[tuple[str, Document]]] = {}
+        self._blocks: dict[str, tuple[str, object]] = {}
         self.parsed = 0  # how many parses ran (for tests and the bench)
 
     def __call__(self, text: str, rel: str) -> Document:
@@ -190,11 +209,29 @@ class ParseCache:
         del entries[self.PER_PATH:]
         return d
 
+    def block(self, rel: str, text: str):
+        """The provenance block *text* (a file's start) begins with, kept
+        while the text is the same: every run reads every record's block."""
+        hit = self._blocks.get(rel)
+        if hit is not None and hit[0] == text:
+            return hit[1]
+        from .provenance import parse_block
+
+        b = parse_block(rel, text)
+        self._blocks[rel] = (text, b)
+        return b
+
     def forget(self, keep: Iterable[str]) -> None:
         """Drop the documents of paths not in *keep* (files gone or no longer read)."""
         keep = set(keep)
         for rel in [r for r in self._docs if r not in keep]:
             del self._docs[rel]
+
+    def forget_blocks(self, keep: Iterable[str]) -> None:
+        """Drop the blocks of files no longer in the project."""
+        keep = set(keep)
+        for rel in [r for r in self._blocks if r not in keep]:
+            del self._blocks[rel]
 
 
 # -- positions -----------------------------------------------------------------
@@ -380,6 +417,8 @@ class Session:
             self.lint_times.append(run.seconds)
             self.last = run
             self.parse.forget(list(result.project._docs) + [STATE_PATH])
+            if len(self.parse._blocks) > len(result.project.file_set):
+                self.parse.forget_blocks(result.project.file_set)
         return run
 
     def project(self) -> Project:

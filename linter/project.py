@@ -45,6 +45,8 @@ class Project:
         # parse(text, rel) -> Document; the language server passes a cache
         # keyed by (path, text), so an unchanged file is not parsed again.
         self.parse = parse or parse_markdown
+        # A parse cache may parse provenance blocks too (``parse.block``).
+        self._parse_block = getattr(parse, "block", None) or parse_block
         self.use_git = use_git
         # Check the records of every cycle fully, not only the active cycle's.
         self.all_cycles = all_cycles
@@ -235,7 +237,7 @@ class Project:
                 text = self.head_text(rel)
                 if text is not None and text.startswith(OPEN) and needs_more(text) and rel not in self._texts:
                     text = self.text(rel)  # the block goes on past the head
-                cache[rel] = parse_block(rel, text) if text is not None and text.startswith(OPEN) else None
+                cache[rel] = self._parse_block(rel, text) if text is not None and text.startswith(OPEN) else None
         return cache[rel]
 
     @cached_property
