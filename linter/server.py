@@ -82,6 +82,7 @@ def build_server():
         references,
         rule_hover,
     )
+    from .project import STATE_PATH
     from .source import find_root
 
     server = LanguageServer("standards-lint", __version__)
@@ -379,8 +380,10 @@ def build_server():
         lines = lines_of(session, rel, cache)
         findings = run.by_path.get(rel, [])
         actions = []
-        want_quick = not only or any(str(k).startswith("quickfix") for k in only)
-        want_all = not only or any(str(k).startswith("source") for k in only)
+        only = [str(getattr(k, "value", k)) for k in only or ()]
+        # A kind asks for itself and its sub-kinds ("source" covers "source.fixAll").
+        want_quick = not only or any("quickfix".startswith(k) for k in only)
+        want_all = not only or any("source.fixAll".startswith(k) for k in only)
         r = params.range
         for f in findings:
             if f.fix is None or not want_quick:
@@ -440,7 +443,7 @@ def build_server():
                         continue
                 parts.append(rule_hover(r, f, docs_link(session, f.code) or ""))
         doc = session.doc(rel)
-        if doc is not None and rel.endswith("STATE.md"):
+        if doc is not None and rel == STATE_PATH:
             field_text = field_hover(doc, offset)
             if field_text:
                 parts.append(field_text)

@@ -177,6 +177,12 @@ async def test_code_action_applies_the_fix(client: LanguageClient, demo: Path):
     (change,) = fix_all[0].edit.document_changes
     assert _apply(text, change.edits) == fixed
 
+    # Asked only for fix-all actions (as "fix on save" asks): only that one.
+    only = await asyncio.wait_for(client.text_document_code_action_async(types.CodeActionParams(
+        text_document=types.TextDocumentIdentifier(uri), range=sl501.range,
+        context=types.CodeActionContext(diagnostics=[], only=[types.CodeActionKind.SourceFixAll]))), TIMEOUT)
+    assert [a.kind for a in only] == [types.CodeActionKind.SourceFixAll]
+
     # An unsafe fix is offered too, labelled and not preferred.
     sl214 = next(d for d in client.diagnostics[uri] if d.code == "SL214")
     actions = await asyncio.wait_for(client.text_document_code_action_async(types.CodeActionParams(
