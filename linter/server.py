@@ -278,9 +278,20 @@ def build_server():
         state.document_changes = bool(we and we.document_changes)
         kinds = (we.resource_operations or []) if we else []
         state.rename_files = types.ResourceOperationKind.Rename in kinds
+        watch = caps.workspace.did_change_watched_files if caps and caps.workspace else None
+        state.watch_files = bool(watch and watch.dynamic_registration)
 
     @server.feature(types.INITIALIZED)
     def initialized(ls, params):
+        if state.watch_files:
+            # Records and configuration changed outside the editor (by a
+            # workflow role, git, another tool) are linted again.
+            ls.client_register_capability(types.RegistrationParams(registrations=[types.Registration(
+                id="standards-lint-watch", method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+                register_options=types.DidChangeWatchedFilesRegistrationOptions(watchers=[
+                    types.FileSystemWatcher(glob_pattern=pattern)
+                    for pattern in ("**/.standards/**", "**/*.md", "**/pyproject.toml", "**/standards-lint.toml")
+                ]))]))
         roots = []
         for folder in (ls.workspace.folders or {}).values():
             p = path_of(folder.uri)
@@ -532,6 +543,7 @@ class _State:
         self.builtin: Optional[set] = None
         self.document_changes = True
         self.rename_files = True
+        self.watch_files = False
 
 
 def _minimal_edit(before: str, after: str) -> tuple[int, int, str]:

@@ -85,8 +85,20 @@ def demo(tmp_path) -> Path:
     return root
 
 
+def _accept_registrations(client: LanguageClient) -> None:
+    """Answer client/registerCapability as editors do (the server asks to
+    watch the workflow files)."""
+    client.registrations = []
+
+    @client.feature(types.CLIENT_REGISTER_CAPABILITY)
+    def register(params: types.RegistrationParams):
+        client.registrations.extend(params.registrations)
+        return None
+
+
 @pytest_lsp.fixture(config=SERVER)
 async def client(lsp_client: LanguageClient, demo: Path):
+    _accept_registrations(lsp_client)
     params = types.InitializeParams(
         capabilities=pytest_lsp.client_capabilities("visual-studio-code"),
         root_uri=demo.as_uri(),
@@ -147,6 +159,15 @@ async def test_diagnostics_follow_edits_of_state_and_records(client: LanguageCli
     client.text_document_did_close(types.DidCloseTextDocumentParams(types.TextDocumentIdentifier(uri)))
     await _wait_for(client, lambda: "SL501" in _codes(client, state_uri), "the disk's findings after close")
     assert _codes(client, state_uri) == ["SL214", "SL215", "SL215", "SL353", "SL501"]
+
+    # A record changed on disk by someone else: the watched-files
+    # notification (the server registered for it) has it linted again.
+    assert [r.method for r in client.registrations] == [types.WORKSPACE_DID_CHANGE_WATCHED_FILES]
+    sync = demo / SYNC
+    sync.write_text(sync.read_text(encoding="utf-8").replace("`IN_PROGRESS`", "`COMPLETE`"), encoding="utf-8")
+    client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(
+        changes=[types.FileEvent(uri=sync_uri, type=types.FileChangeType.Changed)]))
+    await _wait_for(client, lambda: _codes(client, sync_uri) == [], "the record's SL931 to go after the disk change")
 
 
 @pytest.mark.asyncio
@@ -284,6 +305,7 @@ def bare(tmp_path) -> Path:
 
 @pytest_lsp.fixture(config=SERVER)
 async def bare_client(lsp_client: LanguageClient, bare: Path):
+    _accept_registrations(lsp_client)
     params = types.InitializeParams(
         capabilities=pytest_lsp.client_capabilities("neovim"),
         root_uri=bare.as_uri(),
