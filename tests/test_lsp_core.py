@@ -225,3 +225,16 @@ def test_identifier_at():
     assert identifier_at(text, text.index("F-7") + 3)[0] == "F-7"
     assert identifier_at(text, text.index("XAC-1") + 2) is None
 
+
+
+def test_the_plain_linter_never_imports_the_servers_dependencies(demo):
+    code = (
+        "import sys\n"
+        "from standards_lint.cli import main\n"
+        f"status = main([{str(demo)!r}, '--no-cache', '--format', 'json'])\n"
+        "main(['rules'])\n"
+        "loaded = sorted(m for m in sys.modules if m.split('.')[0] in ('pygls', 'lsprotocol', 'cattrs'))\n"
+        "print('LOADED', loaded, status)\n"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert "LOADED [] 1" in r.stdout, r.stdout[-500:] + r.stderr[-500:]
