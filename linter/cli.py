@@ -5,6 +5,7 @@
     standards-lint rule CODE
     standards-lint plugins
     standards-lint hook stop | hook print-config --client claude|codex
+    standards-lint server          (the language server; the `server` extra)
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ OUTPUT_FORMATS = ("concise", "full")
 COLOR_CHOICES = ("auto", "always", "never")
 SUBCOMMANDS = ("rules", "rule", "plugins")
 HOOK = "hook"
+SERVER = "server"
 
 
 def _codes(value: str) -> list[str]:
@@ -52,7 +54,8 @@ def _parser() -> argparse.ArgumentParser:
         formatter_class=_formatter,
         description="Lint the S.T.A.N.D.A.R.D.S. workflow files of a project (.standards/).",
         epilog="Other commands: `standards-lint rules`, `standards-lint rule CODE`, `standards-lint plugins`, "
-               "`standards-lint hook stop`, `standards-lint hook print-config --client claude|codex`.",
+               "`standards-lint hook stop`, `standards-lint hook print-config --client claude|codex`, "
+               "`standards-lint server`.",
     )
     p.add_argument("path", nargs="?", default=".", help="project root or any folder inside it (default: .)")
     p.add_argument("--format", choices=FORMATS, default=None, help="output format (default: text, or the config's `format`)")
@@ -126,6 +129,10 @@ def main(argv: "list[str] | None" = None) -> int:
         from .hook import main as hook_main
 
         return hook_main(argv[1:])
+    if argv and argv[0] == SERVER:
+        from .server import main as server_main
+
+        return server_main(argv[1:])
     if argv and argv[0] in SUBCOMMANDS:
         import contextlib
         import io
@@ -281,7 +288,7 @@ def run() -> None:
             stream.flush()
         except BrokenPipeError:  # the reader left before the buffer was written: quiet, same status
             _pipe_closed(stream)
-        except OSError:  # pragma: no cover
+        except (OSError, ValueError):  # pragma: no cover - stdout closed (the server's transport)
             pass
     os._exit(status)
 

@@ -371,7 +371,7 @@ def _human_size(size: int) -> str:
 
 def lint(root: str, *, use_git: bool = True, registry: Optional[Registry] = None,
          overlay: Optional[dict] = None, config=None, all_cycles: Optional[bool] = None,
-         turn_end: bool = False) -> Result:
+         turn_end: bool = False, source=None, parse=None) -> Result:
     """Lint the project at *root*.
 
     *config* (a :class:`~standards_lint.config.Config`) selects rules,
@@ -379,11 +379,14 @@ def lint(root: str, *, use_git: bool = True, registry: Optional[Registry] = None
     every rule runs with its default severity.  *all_cycles* reads and checks
     every cycle's records fully (default: the configuration's ``all-cycles``,
     else only the active cycle's records are read whole).  *turn_end* runs
-    the Stop hook's turn-end check (``--turn-end``).
+    the Stop hook's turn-end check (``--turn-end``).  *source* and *parse*
+    replace the project's file source and parser (the language server's
+    caches, see :class:`~standards_lint.project.Project`).
     """
     if all_cycles is None:
         all_cycles = bool(config is not None and config.all_cycles)
     project = Project(root, use_git=use_git, overlay=overlay, all_cycles=all_cycles, turn_end=turn_end,
+                      source=source, parse=parse,
                       **({"max_file_size": config.max_file_size} if config is not None and config.max_file_size else {}))
     if registry is None:
         registry = registry_for(project.root, config.plugins if config is not None else ())

@@ -33,12 +33,20 @@ MAX_FILE_SIZE = 8 * 1024 * 1024
 
 class Project:
     def __init__(self, root: str, *, use_git: bool = True, overlay: Optional[dict] = None,
-                 all_cycles: bool = False, max_file_size: int = MAX_FILE_SIZE, turn_end: bool = False):
+                 all_cycles: bool = False, max_file_size: int = MAX_FILE_SIZE, turn_end: bool = False,
+                 source: Optional[DiskSource] = None, parse=None):
         self.root = os.path.abspath(root)
         # The Stop hook's turn-end check (PROTOCOL.md, Runtime Tools and Hooks):
         # the acceptance-coverage rules relax which COMPLETE records they hold.
         self.turn_end = turn_end
-        self.source = DiskSource(self.root)
+        # Where files come from; the language server passes one that keeps
+        # what it read between runs (standards_lint.lsp_core).
+        self.source = source if source is not None else DiskSource(self.root)
+        # parse(text, rel) -> Document; the language server passes a cache
+        # keyed by (path, text), so an unchanged file is not parsed again.
+        self.parse = parse or parse_markdown
+        # A parse cache may parse provenance blocks too (``parse.block``).
+        self._parse_block = getattr(parse, "block", None) or parse_block
         self.use_git = use_git
         # Check the records of every cycle fully, not only the active cycle's.
         self.all_cycles = all_cycles
@@ -171,7 +179,7 @@ class Project:
         if rel in self._docs:
             return self._docs[rel]
         text = self.text(rel)
-        d = parse_markdown(text, rel) if text is not None else None
+        d = self.parse(text, rel) if text is not None else None
         self._docs[rel] = d
         return d
 
@@ -229,7 +237,7 @@ class Project:
                 text = self.head_text(rel)
                 if text is not None and text.startswith(OPEN) and needs_more(text) and rel not in self._texts:
                     text = self.text(rel)  # the block goes on past the head
-                cache[rel] = parse_block(rel, text) if text is not None and text.startswith(OPEN) else None
+                cache[rel] = self._parse_block(rel, text) if text is not None and text.startswith(OPEN) else None
         return cache[rel]
 
     @cached_property
@@ -314,6 +322,6 @@ class Project:
         text = self.head.read(STATE_PATH)
         if text is None:
             return None
-        return StateModel(parse_markdown(text.lstrip("\ufeff"), STATE_PATH))
+        return StateModel(self.parse(text.lstrip("\ufeff"), STATE_PATH))
 
     git_checked = False
