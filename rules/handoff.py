@@ -139,6 +139,15 @@ class _View:
             return None
         return active == "true"
 
+    def recovery_declared_active(self) -> Optional[bool]:
+        """What `Recovery.Active` says (None when missing, repeated or not a
+        boolean). A stack whose frames contradict it is SL501's finding; a
+        rule about an *active* recovery reads the declaration."""
+        if self.st.recovery is None:
+            return None
+        active = self.value(self.st.recovery, "Active")
+        return None if active not in ("true", "false") else active == "true"
+
     def obligations_in_use(self) -> Optional[bool]:
         if self.st.obligations is None:
             return None
@@ -595,7 +604,7 @@ def checkpoint_exchange(project):
         problems.append(f"it goes {v.frm} -> {v.ws}")
     if v.ft is not None and v.ft != "NONE":
         problems.append(f"FailureType is {v.ft}")
-    if v.recovery_in_use():
+    if v.recovery_declared_active():
         problems.append("recovery is active")
     if problems:
         yield report(

@@ -86,7 +86,9 @@ def signoff_recovery(project):
     if got is None:
         return
     frames, entries, ob_active = got
-    if frames or entries or (ob_active is not None and ob_active.value == "true"):
+    # The stack and the obligations themselves: an `Active` flag that
+    # contradicts them is SL501's and SL502's finding, not a remaining entry.
+    if frames or entries:
         yield report(
             at(header_field(sm, "WorkflowState")),
             "AWAITING_USER_SIGNOFF requires an empty recovery stack and no outstanding obligations; found "

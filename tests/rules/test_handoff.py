@@ -378,3 +378,15 @@ def test_cycle_entry_origin_outside_documentation(run):
     assert run(state(ws="AUDITING", kind="INITIAL", frm="NONE"), "SL421") == []
     # DOCUMENTATION cycles are SL407's.
     assert run(state(ws="AUDITING", mode="DOCUMENTATION", kind="INITIAL", frm="TESTING"), "SL421") == []
+
+
+# -- an Active flag that contradicts its stack: rules read the declaration -------------
+def test_checkpoint_reads_what_recovery_active_declares(run):
+    cp = dict(ws="TESTING", kind="CHECKPOINT", frm="DEVELOPING", reason="Increment 1 ready.")
+    # Active `true` with no frames (SL501): the recovery is declared active.
+    declared = state(**cp, active="true")
+    assert run(declared, "SL501") and run(declared, "SL411")
+    # A frame under Active `false` (SL501): the declaration says inactive, so the
+    # checkpoint itself is not reported for an active recovery.
+    stray = state(frame(1, "DEVELOPING", "TESTING", "VERIFICATION"), **cp, active="false")
+    assert run(stray, "SL501") and not run(stray, "SL411")

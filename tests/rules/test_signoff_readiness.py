@@ -65,3 +65,11 @@ def test_sl355_implementation_review_forward_target(lint_tree):
     assert found(run(lint_tree, ws="DOCUMENTING", policy="IMPLEMENTATION_REVIEWED", **kw), "SL355") == [(STATE, 3)]
     assert found(run(lint_tree, ws="DOCUMENTING", **kw), "SL355") == []
     assert found(run(lint_tree, ws="AWAITING_USER_SIGNOFF", policy="IMPLEMENTATION_REVIEWED", **kw), "SL355") == []
+
+
+def test_sl350_reads_the_entries_not_a_contradicting_active_flag(lint_tree):
+    # Outstanding Obligations.Active `true` with no obligation is SL502's finding;
+    # nothing remains outstanding, so sign-off readiness is not blocked by it.
+    findings = run(lint_tree, **dict(READY, obligations="`Active`: `true`"))
+    assert "SL502" in [f.code for f in findings]
+    assert found(findings, "SL350") == []
