@@ -37,7 +37,11 @@ from .protocol import (
 
 # Handoffs after which the turn-end check holds Handoff.From's records.
 HOOK_HANDOFFS = ("FORWARD", "CHECKPOINT", "RESUME", "FAILURE")
-REVIEWER_STATES = ("REVIEWING_IMPLEMENTATION", "REVIEWING_FINAL")
+# States whose entry keeps the full completion checks, even during recovery
+# (Full Verification Boundary: "Before either a FORWARD or recovery RESUME
+# enters a Reviewer state, the full applicable [...] gates must hold"; and
+# sign-off, which needs the whole cycle complete).
+FULL_CHECK_STATES = ("REVIEWING_IMPLEMENTATION", "REVIEWING_FINAL", "AWAITING_USER_SIGNOFF")
 
 
 def route_of(cycle_mode: Optional[str], project_mode: Optional[str]) -> tuple[str, ...]:
@@ -57,14 +61,19 @@ class Holding:
 
     state: Optional[str]  # WorkflowState
     route: tuple[str, ...]
+    standard_route: tuple[str, ...]  # the STANDARD route of the project mode
     recovery: Optional[str]  # Recovery.Active: "true", "false" or another (invalid) value
     kind: Optional[str]  # Handoff.Kind
     frm: Optional[str]  # Handoff.From
     turn_end: bool = False
 
     def before(self, s: str) -> bool:
-        """*s* comes before the current state on the cycle's forward route."""
+        """*s* comes before the current state on the cycle's forward route
+        (for a state off that route, on the STANDARD route: a DOCUMENTATION
+        cycle moved to DEVELOPING has still passed ARCHITECTING)."""
         route = self.route
+        if self.state not in route:
+            route = self.standard_route
         return s in route and self.state in route and route.index(s) < route.index(self.state)
 
     def from_held(self, s: str) -> bool:
@@ -112,7 +121,7 @@ class Holding:
             return self.before(s) or self.from_held(s) or hook
         if self.recovery != "true" or self.state == "SCOPING":
             return False
-        if self.state in REVIEWER_STATES and self.kind in ("FORWARD", "RESUME"):
+        if self.state in FULL_CHECK_STATES and self.kind in ("FORWARD", "RESUME"):
             return self.before(s)
         return self.from_held(s) or hook
 
@@ -136,6 +145,7 @@ def _build(project) -> Optional[Holding]:
     return Holding(
         state=st.workflow_state,
         route=route_of(st.cycle_mode, project_mode),
+        standard_route=route_of("STANDARD", project_mode),
         recovery=st.value(st.recovery, "Active"),
         kind=st.ho("Kind"),
         frm=st.ho("From"),

@@ -31,7 +31,7 @@ import attrs
 from standards_lint.ast import Span
 from standards_lint.holding import Holding, holding
 from standards_lint.parser import LineIndex
-from standards_lint.protocol import CYCLE_ID_RE, TERMINAL_STATES
+from standards_lint.protocol import CYCLE_ID_RE, TERMINAL_STATES, record_path
 from standards_lint.records import provenance_of
 from standards_lint.rule import module_rules, report, rule
 
@@ -343,7 +343,12 @@ def _record_scan(ctx: Context, record) -> Scan:
 
 
 def _status(record) -> Optional[object]:
-    return _single(record.doc.header, "Status")
+    """The record's Status field: its only one, or the first of several
+    that agree (a header repeated on both sides of a conflict, say)."""
+    found = record.doc.header.all_fields("Status") if record.doc.header is not None else []
+    if found and all(f.value == found[0].value for f in found):
+        return found[0]
+    return None
 
 
 def _where(scan: Scan, *titles: str):
@@ -813,9 +818,10 @@ def partial_assessment_acceptance_coverage(project):
     ctx = analysis(project)
     if not _traced(ctx):
         return
+    report_path = record_path("VERIFICATION", ctx.cycle)
     for r in ctx.records:
-        if r.artifact != "VERIFICATION":
-            continue
+        if r.artifact != "VERIFICATION" or r.path != report_path:
+            continue  # a second VERIFICATION record elsewhere is the record-path rules' finding
         status = _status(r)
         if status is not None and status.value == "COMPLETE":
             continue
