@@ -66,6 +66,8 @@ class Holding:
     kind: Optional[str]  # Handoff.Kind
     frm: Optional[str]  # Handoff.From
     turn_end: bool = False
+    frames: int = 0  # recovery frames in the Recovery section
+    top_rerun: Optional[str] = None  # the last frame's RerunThrough
 
     def before(self, s: str) -> bool:
         """*s* comes before the current state on the cycle's forward route
@@ -91,6 +93,37 @@ class Holding:
         if self.kind == "FORWARD" and not self.before(s):
             return False
         return not (self.recovery == "true" and self.state == "SCOPING")
+
+    def passed_due(self, s: str, *, path: bool = False) -> bool:
+        """Whether a state *s* the cycle has passed must already have left
+        its artifact: its record, COMPLETE, or (*path*) its Active Work
+        path.  Always outside recovery.  During recovery:
+
+        * a record only of the state that just handed off with FORWARD or
+          RESUME, and none while the top frame's owner is still correcting
+          (its RerunThrough is NONE): the rerun has not reached the others;
+          all without a frame to rerun; a FAILURE into sign-off holds them
+          all, since sign-off needs every record;
+        * an Active Work path after a FORWARD or RESUME, of the state named
+          in Handoff.From and of every state before it on the route.
+        """
+        if self.recovery != "true":
+            return True
+        if path:
+            if self.kind not in ("FORWARD", "RESUME") or self.frm is None:
+                return False
+            return s == self.frm or self._before(s, self.frm)
+        if self.state == "AWAITING_USER_SIGNOFF" and self.kind == "FAILURE":
+            return True
+        if self.frames == 0:
+            return True  # no frame to rerun (the recovery rules report it)
+        if self.top_rerun in (None, "NONE"):
+            return False
+        return self.kind in ("FORWARD", "RESUME") and s == self.frm
+
+    def _before(self, s: str, t: str) -> bool:
+        route = self.route if t in self.route else self.standard_route
+        return s in route and t in route and route.index(s) < route.index(t)
 
     def relaxed(self, s: str) -> bool:
         """Whether the records of state *s* are left to their role: at turn
@@ -150,6 +183,8 @@ def _build(project) -> Optional[Holding]:
         kind=st.ho("Kind"),
         frm=st.ho("From"),
         turn_end=bool(getattr(project, "turn_end", False)),
+        frames=len(st.frames),
+        top_rerun=st.value(st.frames[-1], "RerunThrough") if st.frames else None,
     )
 
 

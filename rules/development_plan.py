@@ -114,6 +114,17 @@ def one_field(container: Optional[Container], name: str) -> Optional[Field]:
     return found[0]
 
 
+def agreed_field(container: Optional[Container], name: str) -> Optional[Field]:
+    """The field's first occurrence when every occurrence has the same
+    nonempty value (other rules report the repetition)."""
+    if container is None:
+        return None
+    found = fields(container, name)
+    if not found or not found[0].value.strip() or any(f.value != found[0].value for f in found):
+        return None
+    return found[0]
+
+
 def value_of(container: Optional[Container], name: str) -> Optional[str]:
     f = one_field(container, name)
     return f.value.strip() if f is not None else None
@@ -370,7 +381,9 @@ def scoped_developer(st, plan: Optional[Plan]) -> bool:
         return False
     frames = active_frames(st)
     for i, fr in enumerate(frames, 1):
-        if suspended_for(plan.suspended, str(i), frame_value(fr, "Reason")):
+        # A frame is known by its heading's number (`### Frame N`), else its position.
+        n = st.entry_number(fr, "Frame") or i
+        if suspended_for(plan.suspended, str(n), frame_value(fr, "Reason")):
             return True
     return False
 
@@ -442,17 +455,15 @@ def developer_completion_due(project, plan: Optional[Plan]) -> bool:
     ws = st.workflow_state
     if ws not in _AFTER_DEVELOPING:
         return False
-    if st.cycle_mode == "EXPEDITED" and ws not in ("REVIEWING_IMPLEMENTATION", "AWAITING_USER_SIGNOFF"):
-        return False
     top = top_frame_in_correction(st)
     if ws != "TESTING" and top is not None and frame_value(top, "Owner") not in _AFTER_DEVELOPING:
         return False
     if scoped_developer(st, plan):
         return False
-    if ws == "TESTING":
+    if ws == "TESTING" and st.cycle_mode == "STANDARD":
         a = tester_assignment(project, plan, cycle_record(project, "VERIFICATION"))
         return a is not None and a.kind == "FULL"
-    return True
+    return True  # an EXPEDITED cycle moved off its route has still passed DEVELOPING
 
 
 # ---------------------------------------------------------------------------
@@ -963,7 +974,7 @@ def plan_complete_after_developing(project):
     plan = load_plan(project)
     if plan is None:
         return
-    f = one_field(plan.header, "Status")
+    f = agreed_field(plan.header, "Status")
     if f is None or f.value.strip() == "COMPLETE" or f.value.strip() not in PLAN_STATUSES:
         return
     if not developer_completion_due(project, plan):

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Optional
 
+from standards_lint.holding import holding
 from standards_lint.protocol import (
     HANDOFF_KINDS,
     ROUTE_DOCUMENTATION,
@@ -74,6 +75,8 @@ class _Cycle:
         if self.mode == "DOCUMENTATION":
             return list(TAIL_STATES), list(ROUTE_DOCUMENTATION)
         if self.mode == "EXPEDITED":
+            if self.policy != "NONE":
+                return [], list(ROUTE_EXPEDITED)  # an invalid policy decides nothing (SL3xx reports it)
             return ["REVIEWING_IMPLEMENTATION"], list(ROUTE_EXPEDITED)
         return [], []
 
@@ -157,19 +160,14 @@ def _passed(project, c: _Cycle, special: dict) -> list:
     """Findings of the 'passed its owner's state' checks: (code, path, message, field)."""
     req, order = c.required()
     if c.ws not in order:
+        order = list(ROUTE_STANDARD_BROWNFIELD)  # a state off the cycle's route: the STANDARD order
+    if c.ws not in order:
         return []
     cands = [s for s in req if s in order and order.index(s) < order.index(c.ws)]
-    st = c.st
-    rec = st.value(st.recovery, "Active")
-    if rec == "true" and st.frames:
-        top = st.frames[-1]
-        rerun = st.value(top, "RerunThrough")
-        if rerun in (None, "NONE"):
-            cands = []  # the frame owner is still correcting
-        elif c.kind in ("FORWARD", "RESUME"):
-            cands = [s for s in cands if s == c.frm]  # only the role that just handed off
-        else:
-            cands = []
+    if c.kind == "FORWARD" and c.frm in req and c.frm not in cands:
+        cands.append(c.frm)  # the role that just handed off forward has finished its record
+    h = holding(project)
+    cands = [s for s in cands if h is not None and h.passed_due(s)]
     out = []
     for s in cands:
         p = c.path(s)
