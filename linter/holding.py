@@ -1,25 +1,29 @@
-"""Which completed records `check` holds to their completion gate.
+"""Which completed records `check` holds, and to what.
 
-PROTOCOL.md, Runtime Tools and Hooks decides it, and the Stop hook's
-turn-end check (``standards-lint --turn-end``) relaxes it:
+One decision, a function of the workflow state, the cycle's route,
+`Recovery.Active` and its top frame, `Handoff.Kind`/`From` and the turn-end
+flag, made here and asked by every rule that needs it (acceptance coverage,
+partial assessments, Tester's assignment gates, required records, Active Work
+paths).  PROTOCOL.md, Runtime Tools and Hooks:
 
 * ``check`` holds the current state's own ``COMPLETE`` records to full
   acceptance coverage, and the current role's record to the gate of its
-  assignment (purpose and target, partial assessments, scoped recovery).
-  Outside recovery it also holds the records of every state the cycle has
-  passed on its forward route and of the state a ``RESUME`` (or a valid
-  ``FORWARD``) came from.  During recovery it holds only the current state's,
-  except at Reviewer entry, where the full completion checks are kept.
-* At the end of a turn "the hook does not hold the current state's own
-  `COMPLETE` records to full acceptance coverage; the role that owns the
-  state reconciles them when it starts".  Instead it holds "those of the
-  state named in `Handoff.From` after a `FORWARD`, `CHECKPOINT`, `RESUME`,
-  or `FAILURE` handoff", applying "the gate for the persisted assignment"
-  (so a checkpoint's increment assessment is held as a partial record), and
-  "none while in `SCOPING`" during recovery.
+  assignment.  Outside recovery it also holds the records of every state the
+  cycle has passed on its forward route and of the state a ``RESUME`` (or a
+  valid ``FORWARD``) came from.  During recovery it holds only the current
+  state's (and a ``RESUME``/``FORWARD`` source's), except at Reviewer entry and
+  sign-off, where the full completion checks are kept.
+* The Stop hook's turn-end check (``standards-lint --turn-end``): "the hook
+  does not hold the current state's own `COMPLETE` records to full acceptance
+  coverage; the role that owns the state reconciles them when it starts".
+  During recovery it "instead holds those of the state named in
+  `Handoff.From` after a `FORWARD`, `CHECKPOINT`, `RESUME`, or `FAILURE`
+  handoff", applying "the gate for the persisted assignment" (a checkpoint's
+  or scoped correction's partial record must still account for every
+  condition), and "none while in `SCOPING`".
 
-Every rule that asks "is this record held?" asks :func:`holding`; the
-decision is made here and nowhere else.
+A state off the cycle's route (a DOCUMENTATION cycle moved to DEVELOPING) is
+placed on the STANDARD route to decide what it has passed.
 """
 
 from __future__ import annotations

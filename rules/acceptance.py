@@ -757,7 +757,10 @@ counts. Which records are held follows PROTOCOL.md, Runtime Tools and Hooks:
 the current state's own records, the records of states the cycle has passed
 (outside recovery), the records of the state named in `Handoff.From` after a
 `RESUME` (or `FORWARD`), none while in `SCOPING` during recovery, and full
-checks at Reviewer entry.
+checks at Reviewer entry and sign-off. The turn-end check (`--turn-end`)
+leaves the current state's own records to its role and, during recovery,
+holds those of the state named in `Handoff.From` after a `FORWARD`,
+`CHECKPOINT`, `RESUME` or `FAILURE` handoff (`standards_lint.holding`).
 
 **Why.** PROTOCOL.md, Acceptance Traceability, rule 7: "Tester accounts for
 every current ID with verification evidence, a blocker, or [...] a pending
@@ -800,7 +803,11 @@ def complete_record_acceptance_coverage(project):
 **What it does.** While the cycle is in `TESTING`, reports each current
 `AC-NNN` missing from the `## Acceptance Evidence` section of a verification
 report whose `Assessment Purpose` is `INCREMENT` and that is not yet
-`COMPLETE`.
+`COMPLETE`. The turn-end check (`--turn-end`) leaves Tester's own report to
+Tester and instead holds the report a turn handed back from `TESTING` (after
+a `CHECKPOINT`, `RESUME`, `FAILURE` or valid `FORWARD`), whatever its
+purpose: "a checkpoint or scoped corrective return does not assert full
+phase completion", but the partial record still accounts for every ID.
 
 **Why.** PROTOCOL.md, Acceptance Traceability, rule 7: "Tester accounts for
 every current ID [...] During partial development, `AWAITING_IMPLEMENTATION`
