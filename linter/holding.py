@@ -109,13 +109,16 @@ class Holding:
           all without a frame to rerun; a FAILURE into sign-off holds them
           all, since sign-off needs every record;
         * an Active Work path after a FORWARD or RESUME, of the state named
-          in Handoff.From and of every state before it on the route.
+          in Handoff.From and of every state before it on the route (every
+          passed one when the current state is off the route).
         """
         if self.recovery != "true":
             return True
         if path:
-            if self.kind not in ("FORWARD", "RESUME") or self.frm is None:
+            if self.kind not in ("FORWARD", "RESUME") or self.frm in (None, "NONE"):
                 return False
+            if self.state not in self.route:
+                return True  # no place on the route to measure the rerun from: as outside recovery
             return s == self.frm or self._before(s, self.frm)
         if self.state == "AWAITING_USER_SIGNOFF" and self.kind == "FAILURE":
             return True
