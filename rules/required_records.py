@@ -123,7 +123,9 @@ def _where(path: str, field):
 def _special(project, c: _Cycle) -> dict:
     """Findings of the handoff-specific checks: path -> (code, message, field)."""
     out: dict = {}
-    if c.mode == "STANDARD" and c.kind == "COMPLETION_CHANGE":
+    h = holding(project)
+    if (c.mode in ("STANDARD", "EXPEDITED") and c.kind == "COMPLETION_CHANGE"
+            and h is not None and h.passed_due("REVIEWING_IMPLEMENTATION")):
         p = c.path("REVIEWING_IMPLEMENTATION")
         state, value, field = _record(project, p, c.cid)
         if state == "missing":
@@ -418,6 +420,9 @@ def documentation_context_missing(project):
     c = _cycle(project)
     if c is None or c.mode != "DOCUMENTATION" or c.ws == "AUDITING" or c.kind not in HANDOFF_KINDS:
         return
+    h = holding(project)
+    if h is None or not h.passed_due("AUDITING", path=True):
+        return  # during recovery the rerun has not handed off from Auditor's context yet
     text = project.text(CONTEXT_PATH) if project.kind(CONTEXT_PATH) == "file" else None
     if text is None or not text.strip():
         yield report(
