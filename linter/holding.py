@@ -101,14 +101,15 @@ class Holding:
     def passed_due(self, s: str, *, path: bool = False) -> bool:
         """Whether a state *s* the cycle has passed must already have left
         its artifact: its record, COMPLETE, or (*path*) its Active Work
-        path.  Always outside recovery.  During recovery:
+        path or, for AUDITING in a DOCUMENTATION cycle, the project
+        context.  Always outside recovery.  During recovery:
 
         * a record only of the state that just handed off with FORWARD or
           RESUME, and none while the top frame's owner is still correcting
           (its RerunThrough is NONE): the rerun has not reached the others;
           all without a frame to rerun; a FAILURE into sign-off holds them
           all, since sign-off needs every record;
-        * an Active Work path after a FORWARD or RESUME, of the state named
+        * a path after a FORWARD or RESUME, of the state named
           in Handoff.From and of every state before it on the route (every
           passed one when the current state is off the route).
         """
