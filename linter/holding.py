@@ -133,6 +133,14 @@ class Holding:
         route = self.route if t in self.route else self.standard_route
         return s in route and t in route and route.index(s) < route.index(t)
 
+    def full_gates_due(self) -> bool:
+        """Whether the full Developer and Tester gates apply to a state past
+        TESTING: always outside recovery; during recovery only after a
+        FORWARD or RESUME ("Before either a `FORWARD` or recovery `RESUME`
+        enters a Reviewer state, the full applicable Developer and Tester
+        gates must hold", Full Verification Boundary)."""
+        return self.recovery != "true" or self.kind in ("FORWARD", "RESUME")
+
     def relaxed(self, s: str) -> bool:
         """Whether the records of state *s* are left to their role: at turn
         end, the current state's own records are not held to completion."""

@@ -16,6 +16,7 @@ import weakref
 from typing import Iterator, Optional
 
 from standards_lint.ast import Container, Document, Field, Span
+from standards_lint.holding import holding
 from standards_lint.protocol import CYCLE_ID_RE, ROUTE_STANDARD_BROWNFIELD, TERMINAL_STATES, record_path
 from standards_lint.records import provenance_of
 from standards_lint.rule import module_rules, report, rule
@@ -463,6 +464,9 @@ def developer_completion_due(project, plan: Optional[Plan]) -> bool:
     if ws == "TESTING" and st.cycle_mode == "STANDARD":
         a = tester_assignment(project, plan, cycle_record(project, "VERIFICATION"))
         return a is not None and a.kind == "FULL"
+    h = holding(project)
+    if h is not None and ws != "TESTING" and not h.full_gates_due():
+        return False
     return True  # an EXPEDITED cycle moved off its route has still passed DEVELOPING
 
 

@@ -11,7 +11,7 @@ import re
 from typing import Optional
 
 from standards_lint.ast import Document
-from standards_lint.holding import tester_record_relaxed
+from standards_lint.holding import holding, tester_record_relaxed
 from standards_lint.protocol import record_path
 from standards_lint.rule import module_rules, report, rule
 from standards_lint.rules.development_plan import (
@@ -295,6 +295,9 @@ def reviewer_entry_full_purpose(project):
     if doc is None or st is None or st.cycle_mode != "STANDARD":
         return
     if st.workflow_state not in REVIEWER_OR_LATER:
+        return
+    h = holding(project)
+    if h is not None and not h.full_gates_due():
         return
     top = top_frame_in_correction(st)
     if top is not None and frame_value(top, "Owner") in ("SCOPING", "ARCHITECTING", "AUDITING", "DEVELOPING", "TESTING"):
