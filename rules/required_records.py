@@ -116,6 +116,12 @@ def _record(project, path: str, cid: str):
     return "ok", fields[0].value, fields[0]
 
 
+def _header_cycle_contradicts(project, path: str, cid: str) -> bool:
+    doc = project.doc(path)
+    found = doc.header.all_fields("Cycle") if doc is not None and doc.header is not None else []
+    return not found or found[0].value != cid  # a missing Cycle reads as empty
+
+
 def _where(path: str, field):
     return (path, field.value_span) if field is not None else path
 
@@ -179,6 +185,8 @@ def _passed(project, c: _Cycle, special: dict) -> list:
         if state == "missing":
             out.append(("SL930", p, f"The cycle has passed {s}, so this record must exist, but it does not.", None))
         elif state == "ok" and value in INCOMPLETE:
+            if _header_cycle_contradicts(project, p, c.cid):
+                continue  # the header contradicts the block (SL9xx): its Status is not trusted
             if s in TAIL_STATES and c.kind != "FORWARD" and c.ws != "AWAITING_USER_SIGNOFF":
                 continue  # an incomplete corrective return may still be pending
             out.append(("SL931", p, f"The cycle has passed {s}, so this record must be COMPLETE; its Status is `{value}`.", field))

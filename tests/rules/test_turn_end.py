@@ -164,3 +164,41 @@ def test_holding_partial_and_relaxed():
     assert holding("DEVELOPING", "RESUME", "TESTING", turn_end=True).partial("TESTING", "CORRECTION")
     assert holding("TESTING", "FORWARD", "DEVELOPING", turn_end=True).relaxed("TESTING")
     assert not holding("TESTING", "FORWARD", "DEVELOPING").relaxed("TESTING")
+
+
+def test_holding_passed_due_table():
+    def h(state, kind, frm, frames=1, rerun="SYNCHRONIZING", recovery="true"):
+        return Holding(state=state, route=route_of("STANDARD", "BROWNFIELD"),
+                       standard_route=route_of("STANDARD", "BROWNFIELD"), recovery=recovery, kind=kind, frm=frm,
+                       frames=frames, top_rerun=rerun)
+
+    # Outside recovery every passed state is due.
+    assert h("DOCUMENTING", "FAILURE", "TESTING", recovery="false").passed_due("TESTING")
+    # Records: only the state that handed off with FORWARD/RESUME, none while the owner corrects.
+    assert h("DOCUMENTING", "FORWARD", "REVIEWING_IMPLEMENTATION").passed_due("REVIEWING_IMPLEMENTATION")
+    assert not h("DOCUMENTING", "FORWARD", "REVIEWING_IMPLEMENTATION").passed_due("TESTING")
+    assert not h("DOCUMENTING", "FORWARD", "REVIEWING_IMPLEMENTATION", rerun="NONE").passed_due(
+        "REVIEWING_IMPLEMENTATION")
+    assert not h("DOCUMENTING", "FAILURE", "REVIEWING_IMPLEMENTATION").passed_due("REVIEWING_IMPLEMENTATION")
+    assert h("AWAITING_USER_SIGNOFF", "FAILURE", "REVIEWING_FINAL", rerun="NONE").passed_due("DOCUMENTING")
+    # Paths: Handoff.From and every state before it, after FORWARD or RESUME.
+    assert h("REVIEWING_IMPLEMENTATION", "RESUME", "TESTING").passed_due("SCOPING", path=True)
+    assert not h("DEVELOPING", "FORWARD", "AUDITING").passed_due("SCOPING", path=True)
+    assert not h("TESTING", "FAILURE", "DEVELOPING").passed_due("SCOPING", path=True)
+
+
+def test_holding_full_gates_due():
+    plain = holding("REVIEWING_IMPLEMENTATION", "CHECKPOINT", "TESTING")
+    assert plain.full_gates_due()
+    assert holding("REVIEWING_IMPLEMENTATION", "RESUME", "TESTING", recovery="true").full_gates_due()
+    assert not holding("AWAITING_USER_SIGNOFF", "CHECKPOINT", "TESTING", recovery="true").full_gates_due()
+
+
+def test_active_work_path_during_recovery_follows_handoff_from(lint_tree):
+    # Scope NONE in DEVELOPING: outside recovery it is overdue; during recovery
+    # after a FAILURE the rerun has not reached Scoper's gate.
+    files = tree()
+    assert "SL643" in [f.code for f in lint_tree(files, state=state("DEVELOPING", kind="FORWARD", frm="ARCHITECTING",
+                                                                     scope="NONE"))]
+    st = state("DEVELOPING", kind="FAILURE", frm="TESTING", scope="NONE", recovery=True)
+    assert "SL643" not in [f.code for f in lint_tree(files, state=st)]
