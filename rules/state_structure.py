@@ -904,8 +904,8 @@ occur at most once in `## Handoff` (a missing one is SL202).
 **Why.** PROTOCOL.md, Workflow State Reference, Handoff: "`Reason` describes
 only the latest transition", and the handoff records one transition: one kind,
 one source state, one failure type. Two `Kind` values leave the last
-transition ambiguous, and every rule that routes by the handoff reads only
-one of them.
+transition ambiguous; every rule that routes by the handoff reads the first
+one, as the framework's checker does.
 
 **Fix safety.** Safe when the copies hold the same value (the repeat is
 removed); otherwise no fix.
