@@ -61,7 +61,7 @@ def route_of(cycle_mode: Optional[str], project_mode: Optional[str]) -> tuple[st
 
 @attrs.frozen
 class Holding:
-    """The inputs of the decision and the two questions rules ask."""
+    """The inputs of the decision, and the questions rules ask of it."""
 
     state: Optional[str]  # WorkflowState
     route: tuple[str, ...]
