@@ -75,6 +75,10 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--no-git", action="store_true", help="skip comparisons with the last commit")
     p.add_argument("--all-cycles", action="store_true",
                    help="read and check every cycle's records fully, not only the active cycle's")
+    p.add_argument("--turn-end", action="store_true",
+                   help="the Stop hook's end-of-turn check: the current state's own COMPLETE records are left "
+                        "to its role, and during recovery those of the state named in Handoff.From are held "
+                        "instead (PROTOCOL.md, Runtime Tools and Hooks)")
     p.add_argument("--no-cache", action="store_true", help="neither reuse nor store the result of an unchanged project (see docs/architecture.md)")
     p.add_argument("--fix", action="store_true", help="apply safe fixes, then report what remains")
     p.add_argument("--unsafe-fixes", action="store_true", help="with --fix or --diff, also apply unsafe fixes")
@@ -211,7 +215,8 @@ def main(argv: "list[str] | None" = None) -> int:
             from .fixer import fix_project, unified_diff
 
             report, result = fix_project(root, unsafe=args.unsafe_fixes, write=not args.diff,
-                                         use_git=not args.no_git, registry=registry, config=config)
+                                         use_git=not args.no_git, registry=registry, config=config,
+                                         turn_end=args.turn_end)
             n, m = len(report.fixed), len(report.changed)
             if args.diff:
                 _emit(unified_diff(report))
@@ -221,7 +226,7 @@ def main(argv: "list[str] | None" = None) -> int:
             for skipped in report.skipped:
                 print(f"standards-lint: {skipped}", file=sys.stderr)
         else:
-            result = lint(root, use_git=not args.no_git, registry=registry, config=config)
+            result = lint(root, use_git=not args.no_git, registry=registry, config=config, turn_end=args.turn_end)
         if args.statistics:
             out = output.render_statistics(result, fmt="json" if fmt == "json" else "text",
                                            unsafe=args.unsafe_fixes, color=color and fmt == "text")

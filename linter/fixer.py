@@ -80,10 +80,11 @@ def _overlaps(spans: list[tuple[int, int]], start: int, end: int) -> bool:
 
 
 def fix_project(root: str, *, unsafe: bool = False, write: bool = True, use_git: bool = True,
-                registry: Optional[Registry] = None, config=None) -> tuple[FixReport, object]:
-    """Fix what can be fixed; returns the report and the final lint result."""
+                registry: Optional[Registry] = None, config=None, turn_end: bool = False) -> tuple[FixReport, object]:
+    """Fix what can be fixed; returns the report and the final lint result.
+    *turn_end*: fix what the turn-end check reports (``lint(turn_end=...)``)."""
     report = FixReport()
-    result = lint(root, use_git=use_git, registry=registry, config=config)
+    result = lint(root, use_git=use_git, registry=registry, config=config, turn_end=turn_end)
     originals: dict[str, str] = {}
     texts: dict[str, str] = {}
     bom: set[str] = set()
@@ -105,7 +106,7 @@ def fix_project(root: str, *, unsafe: bool = False, write: bool = True, use_git:
         report.passes += 1
         result = project = None  # this pass's model is no longer needed
         _collect_previous_pass()
-        result = lint(root, use_git=use_git, registry=registry, overlay=dict(texts), config=config)
+        result = lint(root, use_git=use_git, registry=registry, overlay=dict(texts), config=config, turn_end=turn_end)
     for path, after in texts.items():
         before = originals[path]
         if after != before:

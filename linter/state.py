@@ -67,12 +67,17 @@ class StateModel:
         return self.section("Outstanding Obligations")
 
     # -- fields ---------------------------------------------------------------
-    @staticmethod
-    def one(container: Optional[Container], name: str) -> Optional[Field]:
-        """The field when it occurs exactly once in *container*."""
+    def one(self, container: Optional[Container], name: str) -> Optional[Field]:
+        """The field when it occurs exactly once in *container*.  A field
+        repeated in `## Handoff` is read as its first occurrence, as the
+        framework's checker reads it (SL223 reports the repetition); a
+        repeated header or Active Work field is a structural problem and
+        reads as None."""
         if container is None:
             return None
         found = container.all_fields(name)
+        if found and container is self.handoff:
+            return found[0]
         return found[0] if len(found) == 1 else None
 
     def value(self, container: Optional[Container], name: str) -> Optional[str]:

@@ -29,15 +29,9 @@ from typing import Iterator, Optional
 import attrs
 
 from standards_lint.ast import Span
+from standards_lint.holding import Holding, holding
 from standards_lint.parser import LineIndex
-from standards_lint.protocol import (
-    CYCLE_ID_RE,
-    ROUTE_DOCUMENTATION,
-    ROUTE_EXPEDITED,
-    ROUTE_STANDARD_BROWNFIELD,
-    ROUTE_STANDARD_GREENFIELD,
-    TERMINAL_STATES,
-)
+from standards_lint.protocol import CYCLE_ID_RE, TERMINAL_STATES, record_path
 from standards_lint.records import provenance_of
 from standards_lint.rule import module_rules, report, rule
 
@@ -228,48 +222,20 @@ class Context:
     scope: Optional[ScopeModel]
     design: Optional[Scan]
     records: list
-
-    @property
-    def route(self) -> tuple[str, ...]:
-        if self.mode == "DOCUMENTATION":
-            return ROUTE_DOCUMENTATION
-        if self.mode == "EXPEDITED":
-            return ROUTE_EXPEDITED
-        if self.project_mode == "GREENFIELD":
-            return ROUTE_STANDARD_GREENFIELD
-        return ROUTE_STANDARD_BROWNFIELD
+    hold: Holding  # which records are held (standards_lint.holding)
 
     def before(self, s: str) -> bool:
         """*s* comes before the current state on the cycle's forward route."""
-        route = self.route
-        return s in route and self.state in route and route.index(s) < route.index(self.state)
+        return self.hold.before(s)
 
     def from_held(self, s: str) -> bool:
         """*s* is the state the last RESUME (or a valid FORWARD) handoff came from."""
-        if s != self.frm:
-            return False
-        return self.kind == "RESUME" or (self.kind == "FORWARD" and self.before(s))
+        return self.hold.from_held(s)
 
     def held(self, s: str, *, own: bool) -> bool:
-        """Whether `check` holds the records of state *s* to full coverage.
-
-        PROTOCOL.md, Runtime Tools and Hooks: `check` holds the current
-        state's own COMPLETE records (*own*: the record has a status to
-        claim completion with); outside recovery it holds the records of
-        every state the cycle has passed and of the state a RESUME handoff
-        came from; during recovery only those of the state named in
-        Handoff.From, none while in SCOPING, and full completion checks are
-        kept at Reviewer entry.
-        """
-        if s == self.state:
-            return own
-        if self.recovery == "false":
-            return self.before(s) or self.from_held(s)
-        if self.recovery != "true" or self.state == "SCOPING":
-            return False
-        if self.state in ("REVIEWING_IMPLEMENTATION", "REVIEWING_FINAL") and self.kind in ("FORWARD", "RESUME"):
-            return self.before(s)
-        return self.from_held(s)
+        """Whether the records of state *s* are held to full coverage
+        (:meth:`standards_lint.holding.Holding.completion`)."""
+        return self.hold.completion(s, own=own)
 
 
 def _single(container, name: str):
@@ -359,6 +325,7 @@ def _build(project) -> Optional[Context]:
         scope=scope,
         design=design,
         records=records,
+        hold=holding(project),
     )
 
 
@@ -376,7 +343,12 @@ def _record_scan(ctx: Context, record) -> Scan:
 
 
 def _status(record) -> Optional[object]:
-    return _single(record.doc.header, "Status")
+    """The record's Status field: its only one, or the first of several
+    that agree (a header repeated on both sides of a conflict, say)."""
+    found = record.doc.header.all_fields("Status") if record.doc.header is not None else []
+    if found and all(f.value == found[0].value for f in found):
+        return found[0]
+    return None
 
 
 def _where(scan: Scan, *titles: str):
@@ -794,7 +766,10 @@ counts. Which records are held follows PROTOCOL.md, Runtime Tools and Hooks:
 the current state's own records, the records of states the cycle has passed
 (outside recovery), the records of the state named in `Handoff.From` after a
 `RESUME` (or `FORWARD`), none while in `SCOPING` during recovery, and full
-checks at Reviewer entry.
+checks at Reviewer entry and sign-off. The turn-end check (`--turn-end`)
+leaves the current state's own records to its role and, during recovery,
+holds those of the state named in `Handoff.From` after a `FORWARD`,
+`CHECKPOINT`, `RESUME` or `FAILURE` handoff (`standards_lint.holding`).
 
 **Why.** PROTOCOL.md, Acceptance Traceability, rule 7: "Tester accounts for
 every current ID with verification evidence, a blocker, or [...] a pending
@@ -838,7 +813,11 @@ def complete_record_acceptance_coverage(project):
 **What it does.** While the cycle is in `TESTING`, reports each current
 `AC-NNN` missing from the `## Acceptance Evidence` section of a verification
 report whose `Assessment Purpose` is `INCREMENT` and that is not yet
-`COMPLETE`.
+`COMPLETE`. The turn-end check (`--turn-end`) leaves Tester's own report to
+Tester and instead holds the report a turn handed back from `TESTING` (after
+a `CHECKPOINT`, `RESUME`, `FAILURE` or valid `FORWARD`), whatever its
+purpose: "a checkpoint or scoped corrective return does not assert full
+phase completion", but the partial record still accounts for every ID.
 
 **Why.** PROTOCOL.md, Acceptance Traceability, rule 7: "Tester accounts for
 every current ID [...] During partial development, `AWAITING_IMPLEMENTATION`
@@ -854,22 +833,24 @@ not-yet-implemented ones as `AWAITING_IMPLEMENTATION`.
 )
 def partial_assessment_acceptance_coverage(project):
     ctx = analysis(project)
-    if not _traced(ctx) or ctx.state != "TESTING":
+    if not _traced(ctx):
         return
+    report_path = record_path("VERIFICATION", ctx.cycle)
     for r in ctx.records:
-        if r.artifact != "VERIFICATION":
-            continue
+        if r.artifact != "VERIFICATION" or r.path != report_path:
+            continue  # a second VERIFICATION record elsewhere is the record-path rules' finding
         status = _status(r)
-        purpose = _single(r.doc.header, "Assessment Purpose")
-        if purpose is None or purpose.value != "INCREMENT":
-            continue
         if status is not None and status.value == "COMPLETE":
             continue
+        purpose = _single(r.doc.header, "Assessment Purpose")
+        if not ctx.hold.partial("TESTING", purpose.value if purpose is not None else None):
+            continue
         covered = _evidence_ids(_record_scan(ctx, r), r.artifact)
+        where = (r.path, purpose.value_span) if purpose is not None else _where(_record_scan(ctx, r), EVIDENCE_TITLE)
         for ac_id in ctx.scope.current:
             if ac_id not in covered:
                 yield report(
-                    (r.path, purpose.value_span),
+                    where,
                     f"the partial assessment does not account for {ac_id}. List every current acceptance "
                     "condition in Acceptance Evidence, with AWAITING_IMPLEMENTATION for work still to come.",
                 )

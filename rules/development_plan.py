@@ -16,6 +16,7 @@ import weakref
 from typing import Iterator, Optional
 
 from standards_lint.ast import Container, Document, Field, Span
+from standards_lint.holding import holding
 from standards_lint.protocol import CYCLE_ID_RE, ROUTE_STANDARD_BROWNFIELD, TERMINAL_STATES, record_path
 from standards_lint.records import provenance_of
 from standards_lint.rule import module_rules, report, rule
@@ -110,6 +111,17 @@ def one_field(container: Optional[Container], name: str) -> Optional[Field]:
         return None
     found = fields(container, name)
     if len(found) != 1 or not found[0].value.strip():
+        return None
+    return found[0]
+
+
+def agreed_field(container: Optional[Container], name: str) -> Optional[Field]:
+    """The field's first occurrence when every occurrence has the same
+    nonempty value (other rules report the repetition)."""
+    if container is None:
+        return None
+    found = fields(container, name)
+    if not found or not found[0].value.strip() or any(f.value != found[0].value for f in found):
         return None
     return found[0]
 
@@ -460,17 +472,18 @@ def developer_completion_due(project, plan: Optional[Plan]) -> bool:
     ws = st.workflow_state
     if ws not in _AFTER_DEVELOPING:
         return False
-    if st.cycle_mode == "EXPEDITED" and ws not in ("REVIEWING_IMPLEMENTATION", "AWAITING_USER_SIGNOFF"):
-        return False
     top = top_frame_in_correction(st)
     if ws != "TESTING" and top is not None and frame_value(top, "Owner") not in _AFTER_DEVELOPING:
         return False
     if scoped_developer(st, plan):
         return False
-    if ws == "TESTING":
+    if ws == "TESTING" and st.cycle_mode == "STANDARD":
         a = tester_assignment(project, plan, cycle_record(project, "VERIFICATION"))
         return a is not None and a.kind == "FULL"
-    return True
+    h = holding(project)
+    if h is not None and ws != "TESTING" and not h.full_gates_due():
+        return False
+    return True  # an EXPEDITED cycle moved off its route has still passed DEVELOPING
 
 
 # ---------------------------------------------------------------------------
@@ -996,7 +1009,7 @@ def plan_complete_after_developing(project):
     plan = load_plan(project)
     if plan is None:
         return
-    f = one_field(plan.header, "Status")
+    f = agreed_field(plan.header, "Status")
     if f is None or f.value.strip() == "COMPLETE" or f.value.strip() not in PLAN_STATUSES:
         return
     if not developer_completion_due(project, plan):

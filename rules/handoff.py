@@ -579,7 +579,8 @@ def documentation_forward_route(project):
     explanation="""
 **What it does.** Reports a `CHECKPOINT` handoff unless `CycleMode` is
 `STANDARD`, it goes `DEVELOPING -> TESTING` or `TESTING -> DEVELOPING`,
-`FailureType` is `NONE`, and recovery is inactive with no frames.
+`FailureType` is `NONE`, and `Recovery.Active` is not `true` (frames left
+under `Active: false` are reported by the recovery rules).
 
 **Why.** Checkpoint Handoffs: "With effective cadence `INCREMENTAL` and no
 active recovery, `CHECKPOINT` permits only `DEVELOPING -> TESTING` and

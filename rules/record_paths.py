@@ -12,6 +12,7 @@ from __future__ import annotations
 import posixpath
 from typing import Optional
 
+from standards_lint.holding import holding
 from standards_lint.protocol import (
     ROUTE_STANDARD_BROWNFIELD,
     ROUTE_STANDARD_GREENFIELD,
@@ -522,9 +523,10 @@ def _none_checks(project):
                    f"Active Work.{name} is NONE, but a successful RESUME from {owner} requires its completed "
                    f"{noun}; {role} persists the path before its gate passes.")
             continue
-        if kind == "PROMOTE":
+        if kind == "PROMOTE" and mode == "STANDARD":
             continue  # a just-promoted cycle re-enters the standard route
-        if _passed(project, ws, owner):
+        h = holding(project)
+        if _passed(project, ws, owner) and h is not None and h.passed_due(owner, path=True):
             cycle_word = f"this {mode} cycle" if name != "Development" else "this cycle"
             yield ("SL643", field,
                    f"Active Work.{name} is NONE, but {cycle_word} is already in {ws}, past {owner}; "

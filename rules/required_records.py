@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Optional
 
+from standards_lint.holding import holding
 from standards_lint.protocol import (
     HANDOFF_KINDS,
     ROUTE_DOCUMENTATION,
@@ -74,6 +75,8 @@ class _Cycle:
         if self.mode == "DOCUMENTATION":
             return list(TAIL_STATES), list(ROUTE_DOCUMENTATION)
         if self.mode == "EXPEDITED":
+            if self.policy != "NONE":
+                return [], list(ROUTE_EXPEDITED)  # an invalid policy decides nothing (SL3xx reports it)
             return ["REVIEWING_IMPLEMENTATION"], list(ROUTE_EXPEDITED)
         return [], []
 
@@ -113,6 +116,12 @@ def _record(project, path: str, cid: str):
     return "ok", fields[0].value, fields[0]
 
 
+def _header_cycle_contradicts(project, path: str, cid: str) -> bool:
+    doc = project.doc(path)
+    found = doc.header.all_fields("Cycle") if doc is not None and doc.header is not None else []
+    return not found or found[0].value != cid  # a missing Cycle reads as empty
+
+
 def _where(path: str, field):
     return (path, field.value_span) if field is not None else path
 
@@ -120,7 +129,9 @@ def _where(path: str, field):
 def _special(project, c: _Cycle) -> dict:
     """Findings of the handoff-specific checks: path -> (code, message, field)."""
     out: dict = {}
-    if c.mode == "STANDARD" and c.kind == "COMPLETION_CHANGE":
+    h = holding(project)
+    if (c.mode in ("STANDARD", "EXPEDITED") and c.kind == "COMPLETION_CHANGE"
+            and h is not None and h.passed_due("REVIEWING_IMPLEMENTATION")):
         p = c.path("REVIEWING_IMPLEMENTATION")
         state, value, field = _record(project, p, c.cid)
         if state == "missing":
@@ -157,19 +168,14 @@ def _passed(project, c: _Cycle, special: dict) -> list:
     """Findings of the 'passed its owner's state' checks: (code, path, message, field)."""
     req, order = c.required()
     if c.ws not in order:
+        order = list(ROUTE_STANDARD_BROWNFIELD)  # a state off the cycle's route: the STANDARD order
+    if c.ws not in order:
         return []
     cands = [s for s in req if s in order and order.index(s) < order.index(c.ws)]
-    st = c.st
-    rec = st.value(st.recovery, "Active")
-    if rec == "true" and st.frames:
-        top = st.frames[-1]
-        rerun = st.value(top, "RerunThrough")
-        if rerun in (None, "NONE"):
-            cands = []  # the frame owner is still correcting
-        elif c.kind in ("FORWARD", "RESUME"):
-            cands = [s for s in cands if s == c.frm]  # only the role that just handed off
-        else:
-            cands = []
+    if c.kind == "FORWARD" and c.frm in req and c.frm not in cands:
+        cands.append(c.frm)  # the role that just handed off forward has finished its record
+    h = holding(project)
+    cands = [s for s in cands if h is not None and h.passed_due(s)]
     out = []
     for s in cands:
         p = c.path(s)
@@ -179,6 +185,8 @@ def _passed(project, c: _Cycle, special: dict) -> list:
         if state == "missing":
             out.append(("SL930", p, f"The cycle has passed {s}, so this record must exist, but it does not.", None))
         elif state == "ok" and value in INCOMPLETE:
+            if _header_cycle_contradicts(project, p, c.cid):
+                continue  # the header contradicts the block (SL9xx): its Status is not trusted
             if s in TAIL_STATES and c.kind != "FORWARD" and c.ws != "AWAITING_USER_SIGNOFF":
                 continue  # an incomplete corrective return may still be pending
             out.append(("SL931", p, f"The cycle has passed {s}, so this record must be COMPLETE; its Status is `{value}`.", field))
@@ -427,6 +435,9 @@ def documentation_context_missing(project):
     c = _cycle(project)
     if c is None or c.mode != "DOCUMENTATION" or c.ws == "AUDITING" or c.kind not in HANDOFF_KINDS:
         return
+    h = holding(project)
+    if h is None or not h.passed_due("AUDITING", path=True):
+        return  # during recovery the rerun has not handed off from Auditor's context yet
     text = project.text(CONTEXT_PATH) if project.kind(CONTEXT_PATH) == "file" else None
     if text is None or not text.strip():
         yield report(

@@ -455,7 +455,9 @@ def pending_request_pairing(project):
     summary="With no active cycle, PendingVerificationCadence is NONE.",
     explanation="""
 **What it does.** Checks that `Active Work.PendingVerificationCadence` is
-`NONE` while `CycleMode` is `UNSET` (no cycle active).
+`NONE` while `CycleMode` is `UNSET` and no cycle is active (none started, or
+the state is terminal). A started cycle whose `CycleMode` is `UNSET` is
+reported by the cycle-mode rules instead.
 
 **Why.** PROTOCOL.md, Workflow State Reference: "Initialize and clear it under
 the cycle lifecycle rules; never carry it into a new cycle." Installation
@@ -463,11 +465,9 @@ initializes `Active Work.PendingVerificationCadence: NONE`, and **Start a
 cycle** persists `PendingVerificationCadence: NONE`; a pending cadence request
 belongs to an active cycle's Developer.
 
-**Fix safety.** Safe when no cycle has started or the state is terminal (the
-value must be `NONE`); unsafe when a cycle ID is active and only `CycleMode`
-says UNSET, because then `CycleMode` may be the wrong field.
+**Fix safety.** Safe: with no cycle active the value must be `NONE`.
 """,
-    fix="sometimes",
+    fix="safe",
     bad_example="`WorkflowState`: `SIGNED_OFF` `CycleMode`: `UNSET` ... `PendingVerificationCadence`: `INCREMENTAL`",
     good_example="`WorkflowState`: `SIGNED_OFF` `CycleMode`: `UNSET` ... `PendingVerificationCadence`: `NONE`",
 )
@@ -475,12 +475,12 @@ def inactive_pending_cadence(project):
     st = _state(project)
     if st is None:
         return
-    if _value(st, st.header, "CycleMode") != "UNSET":
-        return
+    if _value(st, st.header, "CycleMode") != "UNSET" or not _is_inactive(st):
+        return  # a started cycle with CycleMode UNSET is the cycle-mode rules' finding (SL3xx)
     f = _one(st, st.section("Active Work"), "PendingVerificationCadence")
     if f is None or f.value not in VERIFICATION_CADENCES or f.value == "NONE":
         return
-    fix = replace(STATE_PATH, f.value_span, "NONE", safe=_is_inactive(st),
+    fix = replace(STATE_PATH, f.value_span, "NONE", safe=True,
                   description="Clear the pending verification cadence")
     yield report((STATE_PATH, f.value_span),
                  f"No cycle is active (CycleMode is UNSET), so PendingVerificationCadence must be NONE; "
@@ -937,8 +937,8 @@ occur at most once in `## Handoff` (a missing one is SL202).
 **Why.** PROTOCOL.md, Workflow State Reference, Handoff: "`Reason` describes
 only the latest transition", and the handoff records one transition: one kind,
 one source state, one failure type. Two `Kind` values leave the last
-transition ambiguous, and every rule that routes by the handoff reads only
-one of them.
+transition ambiguous; every rule that routes by the handoff reads the first
+one, as the framework's checker does.
 
 **Fix safety.** Safe when the copies hold the same value (the repeat is
 removed); otherwise no fix.

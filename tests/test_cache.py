@@ -196,3 +196,13 @@ def test_an_output_the_cache_cannot_hold_is_simply_not_stored(project, monkeypat
     assert cache.lookup(str(project), "k" * 40) is None
     cache.store(str(project), "k" * 40, 1, "file \udcff name", "")
     assert cache.lookup(str(project), "k" * 40) == (1, "file \udcff name", "")
+
+
+def test_turn_end_run_is_not_served_the_plain_result(project, lint_calls):
+    # The turn-end check holds other records: --turn-end is part of the key.
+    plain = run(str(project), "--no-git")
+    turn_end = run(str(project), "--no-git", "--turn-end")
+    again = run(str(project), "--no-git", "--turn-end")
+    assert len(lint_calls) == 2
+    assert again == turn_end
+    assert plain[0] == 1 and turn_end[0] == 1

@@ -88,3 +88,27 @@ def test_console_script_flushes_everything_before_its_fast_exit(tmp_path):
     clean = subprocess.run([sys.executable, "-m", "standards_lint", str(DEMO), "--no-git", "--select", "SL990"],
                            capture_output=True, text=True, env=env)
     assert clean.returncode == 0 and "All checks passed" in clean.stdout
+
+
+def _own_record_misses_a_condition(root):
+    """A cycle in TESTING whose own COMPLETE report omits AC-002 (and nothing else wrong for SL7)."""
+    from .rules.test_acceptance import state, tree, verification
+
+    files = tree(verify=verification("| AC-001 | test/search.test.js | passed |\n"))
+    files[".standards/STATE.md"] = state("TESTING", kind="FORWARD", frm="DEVELOPING")
+    write_tree(root, dict(RUNTIME, **files))
+
+
+def test_turn_end_flag_relaxes_the_current_states_own_records(tmp_path, capsys):
+    _own_record_misses_a_condition(tmp_path)
+    main([str(tmp_path), "--no-git", "--no-cache", "--select", "SL721"])
+    plain = capsys.readouterr().out
+    assert "SL721" in plain and "AC-002" in plain
+    assert main([str(tmp_path), "--no-git", "--no-cache", "--select", "SL721", "--turn-end"]) == 0
+    assert "SL721" not in capsys.readouterr().out
+
+
+def test_turn_end_flag_is_in_the_help(capsys):
+    assert main(["--help"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "--turn-end" in out and "the Stop hook's end-of-turn check" in out

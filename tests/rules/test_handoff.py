@@ -332,11 +332,17 @@ def test_expedited_forward(run):
 
 
 # -- tolerance ---------------------------------------------------------------------
-def test_repeated_or_missing_handoff_fields_keep_rules_silent(run):
-    text = state(ws="SCOPING", kind="FAILURE", frm="SCOPING", ft="ARCHITECTURE").replace(
-        "`FailureType`: `ARCHITECTURE`", "`FailureType`: `ARCHITECTURE` `FailureType`: `SCOPING`")
+def test_repeated_handoff_field_is_read_as_its_first_occurrence(run):
+    # As the framework's checker reads it; SL223 reports the repetition.
+    single = state(ws="SCOPING", kind="FAILURE", frm="SCOPING", ft="ARCHITECTURE")
+    text = single.replace("`FailureType`: `ARCHITECTURE`", "`FailureType`: `ARCHITECTURE` `FailureType`: `SCOPING`")
+    assert run(single, "SL402") != []
     for code in ("SL401", "SL402", "SL404"):
-        assert run(text, code) == []
+        assert [f.message for f in run(text, code)] == [f.message for f in run(single, code)]
+    assert run(text, "SL223") != []
+
+
+def test_missing_handoff_section_keeps_rules_silent(run):
     no_handoff = state().replace("## Handoff", "## Handover")
     for code in ("SL401", "SL410", "SL420"):
         assert run(no_handoff, code) == []

@@ -215,6 +215,14 @@ def test_inactive_cycle_with_pending_cadence(lint_tree):
     assert f[0].fix.applicability == "safe"
 
 
+def test_started_cycle_with_cycle_mode_unset_is_not_an_inactive_cadence(lint_tree):
+    # The cycle has an ID, so it is active; CycleMode UNSET is the cycle-mode rules' finding.
+    state = ACTIVE.replace("`PendingVerificationCadence`: `NONE`", "`PendingVerificationCadence`: `INCREMENTAL`")
+    state = state.replace("`CycleMode`: `STANDARD`", "`CycleMode`: `UNSET`")
+    assert "`CycleMode`: `UNSET`" in state
+    assert only(lint_tree({}, state=state), "SL206") == []
+
+
 def test_active_cycle_may_have_pending_cadence(lint_tree):
     state = ACTIVE.replace("`PendingVerificationCadence`: `NONE`", "`PendingVerificationCadence`: `INCREMENTAL`")
     assert only(lint_tree({}, state=state), "SL206") == []

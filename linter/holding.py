@@ -1,0 +1,211 @@
+"""Which completed records `check` holds, and to what.
+
+One decision, a function of the workflow state, the cycle's route,
+`Recovery.Active` and its top frame, `Handoff.Kind`/`From` and the turn-end
+flag, made here and asked by every rule that needs it (acceptance coverage,
+partial assessments, Tester's assignment gates, required records, Active Work
+paths).  PROTOCOL.md, Runtime Tools and Hooks:
+
+* ``check`` holds the current state's own ``COMPLETE`` records to full
+  acceptance coverage, and the current role's record to the gate of its
+  assignment.  Outside recovery it also holds the records of every state the
+  cycle has passed on its forward route and of the state a ``RESUME`` (or a
+  valid ``FORWARD``) came from.  During recovery it holds only the current
+  state's (and a ``RESUME``/``FORWARD`` source's), except at Reviewer entry and
+  sign-off, where the full completion checks are kept.
+* The Stop hook's turn-end check (``standards-lint --turn-end``): "the hook
+  does not hold the current state's own `COMPLETE` records to full acceptance
+  coverage; the role that owns the state reconciles them when it starts".
+  During recovery it "instead holds those of the state named in
+  `Handoff.From` after a `FORWARD`, `CHECKPOINT`, `RESUME`, or `FAILURE`
+  handoff", applying "the gate for the persisted assignment" (a checkpoint's
+  or scoped correction's partial record must still account for every
+  condition), and "none while in `SCOPING`".
+
+A state off the cycle's route (a DOCUMENTATION cycle moved to DEVELOPING) is
+placed on the STANDARD route to decide what it has passed.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import attrs
+
+from .protocol import (
+    ROUTE_DOCUMENTATION,
+    ROUTE_EXPEDITED,
+    ROUTE_STANDARD_BROWNFIELD,
+    ROUTE_STANDARD_GREENFIELD,
+)
+
+# Handoffs after which the turn-end check holds Handoff.From's records.
+HOOK_HANDOFFS = ("FORWARD", "CHECKPOINT", "RESUME", "FAILURE")
+# States whose entry keeps the full completion checks, even during recovery
+# (Full Verification Boundary: "Before either a FORWARD or recovery RESUME
+# enters a Reviewer state, the full applicable [...] gates must hold"; and
+# sign-off, which needs the whole cycle complete).
+FULL_CHECK_STATES = ("REVIEWING_IMPLEMENTATION", "REVIEWING_FINAL", "AWAITING_USER_SIGNOFF")
+
+
+def route_of(cycle_mode: Optional[str], project_mode: Optional[str]) -> tuple[str, ...]:
+    """The cycle's forward route (Forward Transitions)."""
+    if cycle_mode == "DOCUMENTATION":
+        return ROUTE_DOCUMENTATION
+    if cycle_mode == "EXPEDITED":
+        return ROUTE_EXPEDITED
+    if project_mode == "GREENFIELD":
+        return ROUTE_STANDARD_GREENFIELD
+    return ROUTE_STANDARD_BROWNFIELD
+
+
+@attrs.frozen
+class Holding:
+    """The inputs of the decision, and the questions rules ask of it."""
+
+    state: Optional[str]  # WorkflowState
+    route: tuple[str, ...]
+    standard_route: tuple[str, ...]  # the STANDARD route of the project mode
+    recovery: Optional[str]  # Recovery.Active: "true", "false" or another (invalid) value
+    kind: Optional[str]  # Handoff.Kind
+    frm: Optional[str]  # Handoff.From
+    turn_end: bool = False
+    frames: int = 0  # recovery frames in the Recovery section
+    top_rerun: Optional[str] = None  # the last frame's RerunThrough
+
+    def before(self, s: str) -> bool:
+        """*s* comes before the current state on the cycle's forward route
+        (for a state off that route, on the STANDARD route: a DOCUMENTATION
+        cycle moved to DEVELOPING has still passed ARCHITECTING)."""
+        route = self.route
+        if self.state not in route:
+            route = self.standard_route
+        return s in route and self.state in route and route.index(s) < route.index(self.state)
+
+    def from_held(self, s: str) -> bool:
+        """*s* is the state the last RESUME (or a valid FORWARD) came from."""
+        if s != self.frm:
+            return False
+        return self.kind == "RESUME" or (self.kind == "FORWARD" and self.before(s))
+
+    def _hook_from(self, s: str) -> bool:
+        """At turn end: *s* is the other state named in Handoff.From after a
+        CHECKPOINT, RESUME or FAILURE handoff or a valid FORWARD (one from
+        an earlier state of the route); none in SCOPING during recovery."""
+        if s != self.frm or s == self.state or self.kind not in HOOK_HANDOFFS:
+            return False
+        if self.kind == "FORWARD" and not self.before(s):
+            return False
+        return not (self.recovery == "true" and self.state == "SCOPING")
+
+    def passed_due(self, s: str, *, path: bool = False) -> bool:
+        """Whether a state *s* the cycle has passed must already have left
+        its artifact: its record, COMPLETE, or (*path*) its Active Work
+        path or, for AUDITING in a DOCUMENTATION cycle, the project
+        context.  Always outside recovery.  During recovery:
+
+        * a record only of the state that just handed off with FORWARD or
+          RESUME, and none while the top frame's owner is still correcting
+          (its RerunThrough is NONE): the rerun has not reached the others;
+          all without a frame to rerun; a FAILURE into sign-off holds them
+          all, since sign-off needs every record;
+        * a path after a FORWARD or RESUME, of the state named
+          in Handoff.From and of every state before it on the route (every
+          passed one when the current state is off the route).
+        """
+        if self.recovery != "true":
+            return True
+        if path:
+            if self.kind not in ("FORWARD", "RESUME") or self.frm in (None, "NONE"):
+                return False
+            if self.state not in self.route:
+                return True  # no place on the route to measure the rerun from: as outside recovery
+            return s == self.frm or self._before(s, self.frm)
+        if self.state == "AWAITING_USER_SIGNOFF" and self.kind == "FAILURE":
+            return True
+        if self.frames == 0:
+            return True  # no frame to rerun (the recovery rules report it)
+        if self.top_rerun in (None, "NONE"):
+            return False
+        return self.kind in ("FORWARD", "RESUME") and s == self.frm
+
+    def _before(self, s: str, t: str) -> bool:
+        route = self.route if t in self.route else self.standard_route
+        return s in route and t in route and route.index(s) < route.index(t)
+
+    def full_gates_due(self) -> bool:
+        """Whether the full Developer and Tester gates apply to a state past
+        TESTING: always outside recovery; during recovery only after a
+        FORWARD or RESUME ("Before either a `FORWARD` or recovery `RESUME`
+        enters a Reviewer state, the full applicable Developer and Tester
+        gates must hold", Full Verification Boundary)."""
+        return self.recovery != "true" or self.kind in ("FORWARD", "RESUME")
+
+    def relaxed(self, s: str) -> bool:
+        """Whether the records of state *s* are left to their role: at turn
+        end, the current state's own records are not held to completion."""
+        return self.turn_end and s == self.state
+
+    def partial(self, s: str, purpose: Optional[str]) -> bool:
+        """Whether a record of state *s* that is not COMPLETE must still
+        account for every current acceptance condition (a partial record:
+        pending and awaiting-implementation entries allowed).  A plain check
+        holds the current state's increment assessment; the turn-end check
+        holds the record the turn handed off from *s*, whatever its purpose,
+        because "a checkpoint or scoped corrective return does not assert
+        full phase completion" but leaves every ID accounted for."""
+        if not self.turn_end:
+            return s == self.state and purpose == "INCREMENT"
+        return self._hook_from(s)
+
+    def completion(self, s: str, *, own: bool = True) -> bool:
+        """Whether the COMPLETE records of state *s* are held to full
+        acceptance coverage.  *own*: the record has a Status to claim
+        completion with (a design has none; the turn-end check adds only
+        COMPLETE records, so it holds a design where the plain one does)."""
+        if s == self.state:
+            return own and not self.turn_end
+        hook = self.turn_end and own and self._hook_from(s)
+        if self.recovery == "false":
+            return self.before(s) or self.from_held(s) or hook
+        if self.recovery != "true" or self.state == "SCOPING":
+            return False
+        if self.state in FULL_CHECK_STATES and self.kind in ("FORWARD", "RESUME"):
+            return self.before(s)
+        return self.from_held(s) or hook
+
+
+def holding(project) -> Optional[Holding]:
+    """The project's holding decision (None without a readable STATE.md)."""
+    cache = project.__dict__.setdefault("_standards_lint_holding", {})
+    if "h" not in cache:
+        cache["h"] = _build(project)
+    return cache["h"]
+
+
+def _build(project) -> Optional[Holding]:
+    st = project.state
+    if st is None:
+        return None
+    project_mode = None
+    if project.mode_doc is not None:
+        found = project.mode_doc.header.all_fields("ProjectMode") if project.mode_doc.header is not None else []
+        project_mode = found[0].value if len(found) == 1 else None
+    return Holding(
+        state=st.workflow_state,
+        route=route_of(st.cycle_mode, project_mode),
+        standard_route=route_of("STANDARD", project_mode),
+        recovery=st.value(st.recovery, "Active"),
+        kind=st.ho("Kind"),
+        frm=st.ho("From"),
+        turn_end=bool(getattr(project, "turn_end", False)),
+        frames=len(st.frames),
+        top_rerun=st.value(st.frames[-1], "RerunThrough") if st.frames else None,
+    )
+
+
+def tester_record_relaxed(project) -> bool:
+    """At turn end in TESTING: the verification report is the current
+    state's own record, so its assignment gate is left to Tester."""
+    h = holding(project)
+    return h is not None and h.relaxed("TESTING")

@@ -1,0 +1,204 @@
+"""The turn-end check (`standards-lint --turn-end`, PROTOCOL.md, Runtime Tools
+and Hooks): which completed records are held, plainly and at the end of a
+turn.  The decision is `standards_lint.holding`; these tests show it on small
+trees of their own and on the decision object itself."""
+
+from __future__ import annotations
+
+import pytest
+
+from standards_lint.holding import Holding, route_of
+
+from .test_acceptance import REVIEW_FINAL, VERIFY, prov, sl7, state, tree, verification, where, CYCLE
+
+# A COMPLETE verification report that does not account for AC-002.
+VERIFY_MISSES = verification("| AC-001 | test/search.test.js | passed |\n")
+# An increment assessment (not COMPLETE) that does not account for AC-002.
+PARTIAL_MISSES = verification("| AC-001 | test/search.test.js | passed |\n", status="IN_PROGRESS",
+                              purpose="INCREMENT", target="Increment 1")
+REVIEW_FINAL_MISSES = prov("REVIEW", "FINAL_DELIVERABLE") + f"""# Review Report
+
+`Cycle`: `{CYCLE}` `ReviewKind`: `FINAL_DELIVERABLE`
+`Status`: `COMPLETE` `User Style`: `NONE`
+
+## Acceptance Evidence
+
+AC-001: checked.
+"""
+
+
+def both(lint_tree, files, st, code):
+    """(plain findings, turn-end findings) of *code*."""
+    plain = [f for f in lint_tree(files, state=st) if f.code == code]
+    turn_end = [f for f in lint_tree(files, state=st, turn_end=True) if f.code == code]
+    return plain, turn_end
+
+
+# -- the current state's own COMPLETE records ---------------------------------------------------
+def test_own_complete_record_is_held_plainly_but_not_at_turn_end(lint_tree):
+    plain, turn_end = both(lint_tree, tree(verify=VERIFY_MISSES), state("TESTING", kind="FORWARD", frm="DEVELOPING"),
+                           "SL721")
+    assert where(plain) == [("SL721", VERIFY, 8)]
+    assert "AC-002" in plain[0].message
+    assert turn_end == []
+
+
+def test_own_final_review_is_left_to_reviewer_at_turn_end(lint_tree):
+    st = state("REVIEWING_FINAL", kind="FORWARD", frm="DOCUMENTING")
+    plain, turn_end = both(lint_tree, tree(final=REVIEW_FINAL_MISSES), st, "SL721")
+    assert where(plain) == [("SL721", REVIEW_FINAL, 10)]
+    assert turn_end == []
+
+
+def test_passed_states_are_still_held_at_turn_end(lint_tree):
+    # Outside recovery the records of states the cycle has passed stay held.
+    plain, turn_end = both(lint_tree, tree(verify=VERIFY_MISSES), state(), "SL721")
+    assert where(plain) == where(turn_end) == [("SL721", VERIFY, 8)]
+
+
+# -- recovery: the state named in Handoff.From --------------------------------------------------
+@pytest.mark.parametrize(
+    "ws, kind",
+    [
+        ("REVIEWING_IMPLEMENTATION", "FORWARD"),
+        ("DEVELOPING", "CHECKPOINT"),
+        ("DEVELOPING", "RESUME"),
+        ("DEVELOPING", "FAILURE"),
+    ],
+)
+def test_recovery_turn_end_holds_the_records_of_handoff_from(lint_tree, ws, kind):
+    st = state(ws, kind=kind, frm="TESTING", recovery=True)
+    turn_end = sl7(lint_tree(tree(verify=VERIFY_MISSES), state=st, turn_end=True), "SL721")
+    assert where(turn_end) == [("SL721", VERIFY, 8)]
+
+
+@pytest.mark.parametrize("kind", ["CHECKPOINT", "FAILURE"])
+def test_recovery_plain_check_does_not_hold_a_checkpoint_or_failure_source(lint_tree, kind):
+    # During recovery `check` holds only the current state's records (and
+    # those of a RESUME or FORWARD source); the hook adds Handoff.From's.
+    st = state("DEVELOPING", kind=kind, frm="TESTING", recovery=True)
+    plain, turn_end = both(lint_tree, tree(verify=VERIFY_MISSES), st, "SL721")
+    assert plain == []
+    assert where(turn_end) == [("SL721", VERIFY, 8)]
+
+
+def test_recovery_turn_end_holds_none_in_scoping(lint_tree):
+    st = state("SCOPING", kind="FAILURE", frm="TESTING", recovery=True)
+    plain, turn_end = both(lint_tree, tree(verify=VERIFY_MISSES), st, "SL721")
+    assert plain == [] and turn_end == []
+
+
+def test_recovery_turn_end_other_handoffs_hold_nothing_extra(lint_tree):
+    st = state("DEVELOPING", kind="USER_REWORK", frm="TESTING", recovery=True)
+    assert sl7(lint_tree(tree(verify=VERIFY_MISSES), state=st, turn_end=True), "SL721") == []
+
+
+# -- partial records: increment assessments and scoped corrections -----------------------------
+def test_partial_assessment_is_the_current_testers_gate_plainly(lint_tree):
+    st = state("TESTING", kind="CHECKPOINT", frm="DEVELOPING")
+    plain, turn_end = both(lint_tree, tree(verify=PARTIAL_MISSES), st, "SL722")
+    assert where(plain) == [("SL722", VERIFY, 9)]
+    assert turn_end == []  # Tester reconciles its own partial record when it starts
+
+
+@pytest.mark.parametrize("purpose, target", [("INCREMENT", "Increment 1"), ("CORRECTION", "Repair assertion")])
+def test_turn_end_holds_the_partial_record_handed_back_from_testing(lint_tree, purpose, target):
+    # "a checkpoint or scoped corrective return does not assert full phase
+    # completion": the partial record is allowed, but accounts for every ID.
+    verify = verification("| AC-001 | t | passed |\n", status="IN_PROGRESS", purpose=purpose, target=target)
+    st = state("DEVELOPING", kind="CHECKPOINT", frm="TESTING")
+    plain, turn_end = both(lint_tree, tree(verify=verify), st, "SL722")
+    assert plain == []
+    assert where(turn_end) == [("SL722", VERIFY, 9)]
+    assert "AC-002" in turn_end[0].message
+
+
+def test_partial_record_that_accounts_for_every_id_passes_at_turn_end(lint_tree):
+    verify = verification("| AC-001 | t | passed |\n| AC-002 | DEV-002 | AWAITING_IMPLEMENTATION |\n",
+                          status="IN_PROGRESS", purpose="INCREMENT", target="Increment 1")
+    st = state("DEVELOPING", kind="CHECKPOINT", frm="TESTING")
+    assert sl7(lint_tree(tree(verify=verify), state=st, turn_end=True), "SL722") == []
+
+
+def test_testers_assignment_gate_is_left_to_tester_at_turn_end(lint_tree):
+    # Full verification wants FULL / NONE; at turn end Tester may be midway.
+    verify = verification("| AC-001 | t | passed |\n| AC-002 | t | passed |\n", status="IN_PROGRESS",
+                          purpose="INCREMENT", target="Increment 1")
+    st = state("TESTING", kind="FORWARD", frm="DEVELOPING")
+    plain, turn_end = both(lint_tree, tree(verify=verify), st, "SL854")
+    assert [f.path for f in plain] == [VERIFY]
+    assert turn_end == []
+
+
+# -- the decision itself ------------------------------------------------------------------------
+def holding(state, kind, frm, *, recovery="false", turn_end=False, mode="STANDARD"):
+    return Holding(state=state, route=route_of(mode, "BROWNFIELD"), standard_route=route_of("STANDARD", "BROWNFIELD"),
+                   recovery=recovery, kind=kind, frm=frm, turn_end=turn_end)
+
+
+def test_holding_completion_table():
+    h = holding("DOCUMENTING", "FORWARD", "REVIEWING_IMPLEMENTATION")
+    assert h.completion("DOCUMENTING") and h.completion("TESTING") and not h.completion("REVIEWING_FINAL")
+    t = holding("DOCUMENTING", "FORWARD", "REVIEWING_IMPLEMENTATION", turn_end=True)
+    assert not t.completion("DOCUMENTING") and t.completion("TESTING") and not t.completion("REVIEWING_FINAL")
+    r = holding("DEVELOPING", "FAILURE", "TESTING", recovery="true")
+    assert not r.completion("TESTING") and r.completion("DEVELOPING")
+    rt = holding("DEVELOPING", "FAILURE", "TESTING", recovery="true", turn_end=True)
+    assert rt.completion("TESTING") and not rt.completion("DEVELOPING") and not rt.completion("ARCHITECTING")
+    assert not holding("SCOPING", "FAILURE", "TESTING", recovery="true", turn_end=True).completion("TESTING")
+
+
+def test_holding_turn_end_adds_only_status_records_and_valid_forwards():
+    # A design has no Status to claim completion with: FAILURE from ARCHITECTING does not add it.
+    rt = holding("TESTING", "FAILURE", "ARCHITECTING", recovery="true", turn_end=True)
+    assert rt.completion("ARCHITECTING") and not rt.completion("ARCHITECTING", own=False)
+    # A FORWARD from a later state is not a valid forward: nothing is added.
+    bad = holding("AUDITING", "FORWARD", "DOCUMENTING", turn_end=True, mode="DOCUMENTATION")
+    assert not bad.completion("DOCUMENTING")
+
+
+def test_holding_partial_and_relaxed():
+    assert holding("TESTING", "CHECKPOINT", "DEVELOPING").partial("TESTING", "INCREMENT")
+    assert not holding("TESTING", "CHECKPOINT", "DEVELOPING").partial("TESTING", "CORRECTION")
+    assert not holding("TESTING", "CHECKPOINT", "DEVELOPING", turn_end=True).partial("TESTING", "INCREMENT")
+    assert holding("DEVELOPING", "RESUME", "TESTING", turn_end=True).partial("TESTING", "CORRECTION")
+    assert holding("TESTING", "FORWARD", "DEVELOPING", turn_end=True).relaxed("TESTING")
+    assert not holding("TESTING", "FORWARD", "DEVELOPING").relaxed("TESTING")
+
+
+def test_holding_passed_due_table():
+    def h(state, kind, frm, frames=1, rerun="SYNCHRONIZING", recovery="true"):
+        return Holding(state=state, route=route_of("STANDARD", "BROWNFIELD"),
+                       standard_route=route_of("STANDARD", "BROWNFIELD"), recovery=recovery, kind=kind, frm=frm,
+                       frames=frames, top_rerun=rerun)
+
+    # Outside recovery every passed state is due.
+    assert h("DOCUMENTING", "FAILURE", "TESTING", recovery="false").passed_due("TESTING")
+    # Records: only the state that handed off with FORWARD/RESUME, none while the owner corrects.
+    assert h("DOCUMENTING", "FORWARD", "REVIEWING_IMPLEMENTATION").passed_due("REVIEWING_IMPLEMENTATION")
+    assert not h("DOCUMENTING", "FORWARD", "REVIEWING_IMPLEMENTATION").passed_due("TESTING")
+    assert not h("DOCUMENTING", "FORWARD", "REVIEWING_IMPLEMENTATION", rerun="NONE").passed_due(
+        "REVIEWING_IMPLEMENTATION")
+    assert not h("DOCUMENTING", "FAILURE", "REVIEWING_IMPLEMENTATION").passed_due("REVIEWING_IMPLEMENTATION")
+    assert h("AWAITING_USER_SIGNOFF", "FAILURE", "REVIEWING_FINAL", rerun="NONE").passed_due("DOCUMENTING")
+    # Paths: Handoff.From and every state before it, after FORWARD or RESUME.
+    assert h("REVIEWING_IMPLEMENTATION", "RESUME", "TESTING").passed_due("SCOPING", path=True)
+    assert not h("DEVELOPING", "FORWARD", "AUDITING").passed_due("SCOPING", path=True)
+    assert not h("TESTING", "FAILURE", "DEVELOPING").passed_due("SCOPING", path=True)
+
+
+def test_holding_full_gates_due():
+    plain = holding("REVIEWING_IMPLEMENTATION", "CHECKPOINT", "TESTING")
+    assert plain.full_gates_due()
+    assert holding("REVIEWING_IMPLEMENTATION", "RESUME", "TESTING", recovery="true").full_gates_due()
+    assert not holding("AWAITING_USER_SIGNOFF", "CHECKPOINT", "TESTING", recovery="true").full_gates_due()
+
+
+def test_active_work_path_during_recovery_follows_handoff_from(lint_tree):
+    # Scope NONE in DEVELOPING: outside recovery it is overdue; during recovery
+    # after a FAILURE the rerun has not reached Scoper's gate.
+    files = tree()
+    assert "SL643" in [f.code for f in lint_tree(files, state=state("DEVELOPING", kind="FORWARD", frm="ARCHITECTING",
+                                                                     scope="NONE"))]
+    st = state("DEVELOPING", kind="FAILURE", frm="TESTING", scope="NONE", recovery=True)
+    assert "SL643" not in [f.code for f in lint_tree(files, state=st)]
