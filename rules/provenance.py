@@ -80,10 +80,12 @@ def placement(project):
     cycle = current_cycle(project)
     if cycle is not None:
         mine = [b for b in project_records(project) if b.cycle == cycle]
-        by_path = {b.path: b for b in mine}
-        fixed = [record_path(a, cycle, k) for a, k in FIXED]
-        ordered = [by_path[p] for p in fixed if p in by_path]
-        ordered += sorted((b for b in mine if b.path not in fixed), key=lambda b: b.path)
+        # A record at its own type's fixed path is the first of its kind (the
+        # scope and the design have no fixed path: Active Work names them);
+        # among the rest, the first by path.
+        fixed = {record_path(a, cycle, k): (a, k) for a, k in FIXED}
+        own = [b for b in mine if fixed.get(b.path) == (b.artifact, b.review_kind)]
+        ordered = own + sorted((b for b in mine if b not in own), key=lambda b: b.path)
         for b in ordered:
             key = (b.artifact, b.review_kind)
             if key in first:

@@ -213,3 +213,14 @@ def test_none_on_resume_from_scoping(lint_tree):
                    frm="SCOPING")
     assert found(findings, "SL644") == [(".standards/STATE.md", 9)]
     assert found(findings, "SL643") == []
+
+
+def test_a_record_at_another_types_fixed_path_is_not_first_for_that(lint_tree):
+    # A SCOPE record standing at the verification report's path: the scope has
+    # no fixed path, so the first SCOPE record is the first by path.
+    findings = run(lint_tree, {VERIF: block("SCOPE")})
+    assert found(findings, "SL634") == [(VERIF, 2)]
+    assert SCOPE in [f for f in findings if f.code == "SL634"][0].message
+    # Sorting earlier than the scope folder, it is the first.
+    findings = run(lint_tree, {DOCS: block("SCOPE")})
+    assert found(findings, "SL634") == [(SCOPE, 2)]
