@@ -221,6 +221,9 @@ def test_a_record_at_another_types_fixed_path_is_not_first_for_that(lint_tree):
     findings = run(lint_tree, {VERIF: block("SCOPE")})
     assert found(findings, "SL634") == [(VERIF, 2)]
     assert SCOPE in [f for f in findings if f.code == "SL634"][0].message
-    # Sorting earlier than the scope folder, it is the first.
+
+
+def test_among_records_off_their_fixed_path_the_first_by_path_is_first(lint_tree):
+    # At the documentation record's path, it sorts before the scope folder.
     findings = run(lint_tree, {DOCS: block("SCOPE")})
     assert found(findings, "SL634") == [(SCOPE, 2)]
