@@ -18,7 +18,7 @@ from typing import Iterator, Optional
 from standards_lint.ast import Container, Document, Field, Span
 from standards_lint.protocol import CYCLE_ID_RE, ROUTE_STANDARD_BROWNFIELD, TERMINAL_STATES, record_path
 from standards_lint.records import provenance_of
-from standards_lint.rule import module_rules, report, rule
+from standards_lint.rule import module_rules, replace, report, rule
 
 PLAN_STATUSES = ("PROPOSED", "APPROVED", "IN_PROGRESS", "COMPLETE")
 STEP_STATUSES = ("PENDING", "IN_PROGRESS", "DONE")
@@ -730,10 +730,16 @@ def step_status_value(project):
         if found:
             msg = f"{s.id} has Status `{found[0].value}`; a step's Status must be PENDING, IN_PROGRESS or DONE."
             where = (plan.path, found[0].value_span)
+            fix = None
+            # Only the spelling is off (`done`, `<DONE>`): the value is meant.
+            meant = found[0].value.strip().strip("<>").strip().upper().replace(" ", "_")
+            if len(found) == 1 and meant in ("PENDING", "IN_PROGRESS", "DONE"):
+                fix = replace(plan.path, found[0].value_span, meant, description=f"Spell the Status `{meant}`")
         else:
             msg = f"{s.id} has no `Status` field; give it one: PENDING, IN_PROGRESS or DONE."
             where = s.container.heading
-        yield report(where, msg)
+            fix = None
+        yield report(where, msg, fix)
 
 
 @rule(
@@ -759,7 +765,11 @@ def step_self_dependency(project):
         return
     for s in plan.steps:
         if s.id in s.deps:
-            yield report((plan.path, s.deps_field.value_span), f"{s.id} lists itself in `Depends On`.")
+            rest = [d for d in s.deps if d != s.id]
+            value = ", ".join(rest) if rest else "NONE"
+            fix = replace(plan.path, s.deps_field.value_span, value,
+                          description=f"Drop {s.id} from its own `Depends On`")
+            yield report((plan.path, s.deps_field.value_span), f"{s.id} lists itself in `Depends On`.", fix)
 
 
 @rule(

@@ -222,7 +222,17 @@ def corrective_handoff_failure_type(project):
     else:
         msg = ("A USER_REWORK handoff must name the FailureType of the earliest work the change "
                "invalidates, not NONE.")
-    yield report(_at(v.ft_f), msg)
+    fix = None
+    frames = v.frames
+    # The frame this handoff pushed records the failure type it routed.
+    if frames and v.ft_f is not None:
+        last = frames[-1]
+        ft = v.value(last, "FailureType")
+        if (v.value(last, "From") == v.frm and v.value(last, "Owner") == v.ws and ft in FAILURE_TARGETS
+                and v.ws in FAILURE_TARGETS[ft]):
+            fix = replace(v.ft_f.path, v.ft_f.value_span, ft, safe=False,
+                          description=f"Name the FailureType the active frame records, {ft}")
+    yield report(_at(v.ft_f), msg, fix)
 
 
 @rule(
@@ -311,7 +321,62 @@ def corrective_handoff_recovery_frame(project):
         where,
         f"The {v.kind} handoff moved from {frm} to {ws}, so the last recovery frame must record "
         f"`From`: `{frm}` and `Owner`: `{ws}`; {found}.",
+        None if frames else _push_frame_fix(project, v),
     )
+
+
+def _section_end(st, section) -> Optional[int]:
+    """Offset where the line after *section*'s last content begins: the start
+    of the next `##` heading, else the end of the file."""
+    secs = list(st.doc.sections)
+    for i, s in enumerate(secs):
+        if s is section:
+            if i + 1 < len(secs) and secs[i + 1].heading is not None:
+                return secs[i + 1].heading.span.start
+            return len(st.doc.text)
+    return None
+
+
+def _push_frame_fix(project, v):
+    """Push the frame Recovery Mechanics spells out for a corrective handoff
+    to a different state: `From` = `ResumeAt` = the interrupted state,
+    `Owner` = the corrective target, the handoff's FailureType and Reason,
+    `RerunThrough: NONE`; Recovery becomes active.  Only when the handoff
+    itself is consistent (its target owns its FailureType, both states are
+    on the cycle's route), so the frame is a valid one."""
+    from standards_lint.findings import Edit, Fix
+    from standards_lint.rules.recovery import DOC_UNROUTABLE, _in_route
+
+    st = v.st
+    frm, ws, ft = v.frm, v.ws, v.ft
+    reason = v.value(v.handoff, "Reason")
+    if ft not in FAILURE_TARGETS or ws not in FAILURE_TARGETS[ft] or not reason or "`" in reason:
+        return None
+    if not _in_route(project, frm) or not _in_route(project, ws, role=True) or frm == ws:
+        return None
+    mode = st.cycle_mode
+    if mode == "DOCUMENTATION" and (ft in DOC_UNROUTABLE or (ft == "REVIEW" and ws != "REVIEWING_FINAL")):
+        return None
+    rec = st.recovery
+    if rec is None or list(rec.subsections):
+        return None
+    active = v.recovery_active_f
+    if active is None or active.value not in ("true", "false"):
+        return None
+    at = _section_end(st, rec)
+    if at is None:
+        return None
+    text = st.doc.text
+    nl = "\r\n" if "\r\n" in text else "\n"
+    lead = "" if text[:at].endswith(nl + nl) else (nl if text[:at].endswith(nl) else nl + nl)
+    frame = (f"{lead}### Frame 1{nl}{nl}`From`: `{frm}` `Owner`: `{ws}` `FailureType`: `{ft}`{nl}"
+             f"`Reason`: `{reason}` `ResumeAt`: `{frm}` `RerunThrough`: `NONE`{nl}{nl}")
+    if at == len(text):
+        frame = frame[: -len(nl)]
+    edits = [Edit(st.path, at, at, frame)]
+    if active.value != "true":
+        edits.insert(0, Edit(st.path, active.value_span.start, active.value_span.end, "true"))
+    return Fix(tuple(edits), "unsafe", f"Push recovery frame 1 ({frm} -> {ws}, {ft})")
 
 
 # -- Documentation Cycle Contract ---------------------------------------------------

@@ -109,8 +109,11 @@ def project_mode_invalid(project):
     if len(found) != 1 or not found[0].value.strip() or found[0].value in PROJECT_MODES:
         return
     f = found[0]
+    from standards_lint.rules.state_structure import meant_value
+
     yield report((MODE_PATH, f.value_span),
-                 f"ProjectMode is `{f.value}`; it must be GREENFIELD or BROWNFIELD.")
+                 f"ProjectMode is `{f.value}`; it must be GREENFIELD or BROWNFIELD.",
+                 meant_value(MODE_PATH, f, PROJECT_MODES))
 
 
 standards_lint_rules = module_rules(globals())

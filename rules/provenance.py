@@ -25,7 +25,7 @@ from __future__ import annotations
 from typing import Optional
 
 from standards_lint.protocol import TERMINAL_STATES, record_path
-from standards_lint.rule import module_rules, report, rule
+from standards_lint.rule import module_rules, replace, report, rule
 
 COLLISION = "Treat it as a collision: leave it unchanged and ask the user how to resolve it."
 # Records whose header shows `Cycle` (and `ReviewKind` in a review report).
@@ -157,9 +157,16 @@ def _visible_mismatch(project, key: str, artifacts):
             continue
         where = (block.path, field.value_span) if field is not None else (block.path, block.get(key).span)
         what = f"shows {key} `{shown}`" if field is not None else f"has no visible `{key}` field in its header"
+        fix = None
+        # The block names the active cycle and sits at its fixed path, so
+        # the block is right and the visible copy is not.
+        if field is not None and not field.bare and block.path == record_path(block.artifact, block.cycle, block.review_kind):
+            fix = replace(block.path, field.span, f"`{key}`: `{said}`",
+                          description=f"Show the block's {key} `{said}` in the header")
         yield report(
             where,
             f"{what} but its provenance block says `{said}`. The visible `{key}` field must match the block.",
+            fix,
         )
 
 

@@ -17,6 +17,7 @@ from standards_lint.protocol import (
     ROUTE_STANDARD_GREENFIELD,
     record_path,
 )
+from standards_lint.findings import Edit, Fix, Rename
 from standards_lint.rule import module_rules, replace, report, rule
 from standards_lint.rules.provenance import (
     COLLISION,
@@ -331,7 +332,26 @@ may be occupied).
 def record_wrong_path(project):
     for code, b, message in _placement_findings(project):
         if code == "SL635":
-            yield report((b.path, b.get("Artifact").span), message)
+            yield report((b.path, b.get("Artifact").span), message, _move_fix(project, b))
+
+
+def _move_fix(project, b):
+    """Move this cycle's one record of a type to its free fixed path (and
+    keep Active Work.Development pointing at the plan)."""
+    cycle = _cycle_for_paths(project)
+    if cycle is None:
+        return None
+    _first, seconds = placement(project)
+    if any((s.artifact, s.review_kind) == (b.artifact, b.review_kind) for s, _h in seconds):
+        return None
+    want = record_path(b.artifact, cycle, b.review_kind)
+    if project.exists(want):
+        return None
+    edits = ()
+    field = _aw_field(project, "Development") if b.artifact == "DEVELOPMENT" else None
+    if field is not None and _normalize(field.value) == b.path:
+        edits = (Edit(project.state.path, field.value_span.start, field.value_span.end, want),)
+    return Fix(edits, "unsafe", f"Move {b.path} to {want}", (Rename(b.path, want),))
 
 
 @rule(
@@ -375,6 +395,40 @@ def corrective_resume_record_missing(project):
 # -- Active Work paths ----------------------------------------------------------------
 
 
+def _the_record(project, art: str):
+    """This cycle's one record of type *art*, or None when there is none or
+    more than one (which copy counts is then the user's call, SL634)."""
+    first, seconds = placement(project)
+    rec = first.get((art, None))
+    if rec is None or any(b.artifact == art for b, _head in seconds):
+        return None
+    return rec
+
+
+def _pointer_fix(project, name: str, field):
+    """Point the Active Work field at this cycle's one record of its type;
+    a plan away from its fixed path moves there in the same fix.  None when
+    no single record of the right type exists, or its fixed path is taken."""
+    art = POINTERS[name][0]
+    cycle = _cycle_for_paths(project)
+    rec = _the_record(project, art) if cycle is not None else None
+    if rec is None:
+        return None
+    state = project.state.path
+    if art in FIXED_TYPES:
+        want = record_path(art, cycle)
+        if rec.path != want:
+            if project.exists(want):
+                return None
+            edits = () if field.value == want else (Edit(state, field.value_span.start, field.value_span.end, want),)
+            return Fix(edits, "unsafe", f"Move this cycle's {art} record {rec.path} to {want} and point "
+                                        f"Active Work.{name} at it", (Rename(rec.path, want),))
+    if field.value == rec.path:
+        return None
+    return replace(state, field.value_span, rec.path, safe=True,
+                   description=f"Point Active Work.{name} at this cycle's {art} record {rec.path}")
+
+
 def _pointer_checks(project):
     """(code, field, message, fix) for the Active Work path fields."""
     cycle = current_cycle(project)
@@ -389,24 +443,24 @@ def _pointer_checks(project):
         path = _normalize(value)
         k = project.kind(path) if path is not None else None
         if k is None:
-            yield ("SL640", field, f"Active Work.{name} points to {value}, which does not exist.", None)
+            yield ("SL640", field, f"Active Work.{name} points to {value}, which does not exist.",
+                   _pointer_fix(project, name, field))
         elif k != "file":
-            yield ("SL640", field, f"Active Work.{name} points to {value}, which is not a file.", None)
+            yield ("SL640", field, f"Active Work.{name} points to {value}, which is not a file.",
+                   _pointer_fix(project, name, field))
         else:
             block = found.get(path)
             if block is not None and block.valid and (block.artifact != art or block.cycle != cycle):
                 yield ("SL641", field,
                        f"Active Work.{name} points to {value}, which is a {block.label} record for cycle "
                        f"`{block.cycle}`, not this cycle's {art}. Correct the reference; never adopt "
-                       "or rewrite another cycle's artifact.", None)
+                       "or rewrite another cycle's artifact.", _pointer_fix(project, name, field))
         if name == "Development" and "/" not in cycle:
             want = record_path("DEVELOPMENT", cycle)
             if path != want:
-                fix = replace(project.state.path, field.value_span, want, safe=False,
-                              description=f"Point Active Work.Development at {want}")
                 yield ("SL642", field,
                        f"Active Work.Development points to {value}, but this cycle's DEVELOPMENT record "
-                       f"must be at {want}.", fix)
+                       f"must be at {want}.", _pointer_fix(project, name, field))
 
 
 @rule(
@@ -548,7 +602,8 @@ persist their paths; `Development` remains `NONE` throughout the cycle."
 def active_work_path_none_after_phase(project):
     for code, field, message in _none_checks(project):
         if code == "SL643":
-            yield report((field.path, field.value_span), message)
+            name = next(n for n in POINTERS if _aw_field(project, n) is field)
+            yield report((field.path, field.value_span), message, _pointer_fix(project, name, field))
 
 
 @rule(
@@ -574,7 +629,8 @@ and passing its applicable gate".
 def active_work_path_none_on_resume(project):
     for code, field, message in _none_checks(project):
         if code == "SL644":
-            yield report((field.path, field.value_span), message)
+            name = next(n for n in POINTERS if _aw_field(project, n) is field)
+            yield report((field.path, field.value_span), message, _pointer_fix(project, name, field))
 
 
 standards_lint_rules = module_rules(globals())

@@ -328,10 +328,27 @@ def recovery_frame_resume_at(project):
         frm, resume = fr.state("From"), fr.state("ResumeAt")
         if frm is None or resume is None or frm == resume:
             continue
+        f = fr.get("ResumeAt").field
+        fix = None
+        if _in_route(project, frm):
+            fix = replace(f.path, f.value_span, frm, safe=False,
+                          description=f"Set frame {fr.label}'s ResumeAt to its From, {frm}")
         yield report(
             fr.where("ResumeAt"),
             f"Recovery frame {fr.label}: `ResumeAt` is {resume} but must be the interrupted state, {frm} (its `From`).",
+            fix,
         )
+
+
+def _in_route(project, state: str, role: bool = False) -> bool:
+    """Whether *state* belongs to the cycle mode's route (a role's state when
+    *role*): a fix never writes a state the cycle cannot be in."""
+    mode = _cycle_mode(project)
+    if mode == "DOCUMENTATION":
+        return state in (DOC_ROLES if role else DOC_STATES)
+    if mode == "EXPEDITED":
+        return state in ROUTE_EXPEDITED
+    return state in WORKFLOW_STATES
 
 
 @rule(
@@ -365,7 +382,30 @@ def recovery_frame_owner(project):
         yield report(
             fr.where("Owner"),
             f"Recovery frame {fr.label}: a {ft} frame belongs to {_owners_text(ft)}, not {owner}.",
+            _owner_fix(project, fr, ft),
         )
+
+
+def _owner_fix(project, fr: Frame, ft: str) -> Optional[Fix]:
+    """Set the frame's Owner to the one state owning its FailureType (Failure
+    Types table); none when two states may own it (REVIEW outside
+    DOCUMENTATION) or the owner is omitted in a DOCUMENTATION cycle."""
+    owners = FAILURE_TARGETS[ft]
+    if _cycle_mode(project) == "DOCUMENTATION":
+        owners = tuple(o for o in owners if o in DOC_ROLES)
+        if ft == "REVIEW":
+            owners = ("REVIEWING_FINAL",)
+    elif _cycle_mode(project) == "EXPEDITED":
+        owners = tuple(o for o in owners if o in ROUTE_EXPEDITED)
+    if len(owners) != 1 or not _in_route(project, owners[0], role=True):
+        return None
+    # The new owner must make a valid frame: not its own From (a same-state
+    # correction pushes no frame), and not yet rerunning past an owner.
+    if owners[0] == fr.state("From") or fr.get("RerunThrough").text != "NONE":
+        return None
+    f = fr.get("Owner").field
+    return replace(f.path, f.value_span, owners[0], safe=False,
+                   description=f"Set frame {fr.label}'s Owner to {owners[0]}, the owner of {ft}")
 
 
 @rule(
@@ -404,10 +444,21 @@ def recovery_active_frame_state(project):
     st = project.state
     f = st.one(st.header, "WorkflowState")
     where = (f.path, f.value_span) if f is not None else fr.where("Owner")
+    fix = None
+    # The state is stale only when the handoff is the failure that pushed
+    # this frame (same From and FailureType) and the frame is well formed.
+    st = project.state
+    ft = fr.get("FailureType").text
+    if (f is not None and st.ho("Kind") in ("FAILURE", "USER_REWORK") and st.ho("From") == fr.state("From")
+            and st.ho("FailureType") == ft and ft in FAILURE_TARGETS and owner in FAILURE_TARGETS[ft]
+            and _in_route(project, owner, role=True) and owner != fr.state("From")):
+        fix = replace(f.path, f.value_span, owner, safe=False,
+                      description=f"Set WorkflowState to the active frame's Owner, {owner}")
     yield report(
         where,
         f"Recovery frame {fr.label} is still being corrected (RerunThrough is NONE), "
         f"so WorkflowState must be its Owner, {owner}, not {ws}.",
+        fix,
     )
 
 

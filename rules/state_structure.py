@@ -153,7 +153,34 @@ def _determined_value(st, label: str, name: str) -> Optional[str]:
     if label == "header" and name == "PendingCycleBlockedOn":
         if _value(st, header, "PendingCycleRequest") == "UNSET":
             return "NONE"
+    if name == "Active" and label in ("Recovery", "Outstanding Obligations"):
+        # Active is true exactly when the section holds frames / obligations.
+        sec = st.section(label)
+        if sec is not None:
+            return "true" if list(sec.subsections) else "false"
+    if label == "Handoff" and name == "FailureType":
+        # Only FAILURE and USER_REWORK handoffs route a failure type.
+        if _value(st, st.section("Handoff"), "Kind") in ("INITIAL", "FORWARD", "CHECKPOINT"):
+            return "NONE"
     return None
+
+
+_POINTER_TYPES = {"Scope": "SCOPE", "Architecture": "ARCHITECTURE", "Development": "DEVELOPMENT"}
+
+
+def _record_value(project, label: str, name: str) -> Optional[str]:
+    """For a missing Active Work path field: the path of this cycle's one
+    record of that type, when exactly one exists."""
+    if label != "Active Work" or name not in _POINTER_TYPES:
+        return None
+    from standards_lint.rules.provenance import placement
+
+    art = _POINTER_TYPES[name]
+    first, seconds = placement(project)
+    rec = first.get((art, None))
+    if rec is None or any(b.artifact == art for b, _h in seconds):
+        return None
+    return rec.path
 
 
 # -- SL200 ----------------------------------------------------------------------
@@ -228,10 +255,15 @@ def state_section_count(project):
                 where = near[0].heading
                 msg = (f"STATE.md has no `## {title}` section; the heading `{near[0].heading.text.strip()}` "
                        f"must read exactly `## {title}`.")
+                fix = None
+                if len(near) == 1:
+                    fix = replace(STATE_PATH, near[0].heading.span, f"## {title}",
+                                  description=f"Spell the heading `## {title}`")
             else:
                 where = st.doc.title or STATE_PATH
                 msg = f"STATE.md has no `## {title}` section; it needs exactly one."
-            yield report(where, msg)
+                fix = None
+            yield report(where, msg, fix)
         else:
             yield report(found[1].heading,
                          f"STATE.md has {len(found)} `## {title}` sections; it needs exactly one.")
@@ -291,7 +323,7 @@ def state_field_missing(project):
             q = _qualified(label, name)
             if not found:
                 fix = None
-                value = _determined_value(st, label, name)
+                value = _determined_value(st, label, name) or _record_value(project, label, name)
                 at = _insert_after_last(st, container, wanted[label], text)
                 if value is not None and at is not None:
                     fix = Fix((Edit(STATE_PATH, at, at, f" `{name}`: `{value}`"),), "safe",
@@ -312,7 +344,12 @@ def state_field_missing(project):
                 continue
             for f in found:
                 if not f.value.strip():
-                    yield report((STATE_PATH, f.span), f"{q} is empty; it needs a value.")
+                    value = _determined_value(st, label, name) or _record_value(project, label, name)
+                    fix = None
+                    if value is not None and len(found) == 1:
+                        fix = replace(STATE_PATH, f.span, f"`{name}`: `{value}`",
+                                      description=f"Set `{name}` to `{value}`")
+                    yield report((STATE_PATH, f.span), f"{q} is empty; it needs a value.", fix=fix)
                     break
 
 
@@ -359,7 +396,24 @@ def state_field_invalid(project):
                 continue
             q = _qualified(label, name)
             yield report((STATE_PATH, f.value_span),
-                         f"{q} is `{f.value}`, which is not one of {', '.join(allowed)}.")
+                         f"{q} is `{f.value}`, which is not one of {', '.join(allowed)}.",
+                         meant_value(STATE_PATH, f, allowed))
+
+
+def meant_value(path: str, f: Field, allowed) -> Optional[Fix]:
+    """A fix for an enumerated value whose meaning is unmistakable: the
+    template's angle brackets left around a valid value (`<false>`: safe),
+    or one allowed value differing only in case, spaces for underscores or
+    surrounding space (`reviewing implementation`: unsafe, the user confirms)."""
+    raw = f.value
+    inner = raw.strip()
+    if inner.startswith("<") and inner.endswith(">") and inner[1:-1].strip() in allowed:
+        return replace(path, f.value_span, inner[1:-1].strip(), description="Drop the template's angle brackets")
+    norm = inner.strip("<>").strip().replace(" ", "_").replace("-", "_").upper()
+    hits = [a for a in allowed if a.upper() == norm]
+    if len(hits) == 1 and hits[0] != raw:
+        return replace(path, f.value_span, hits[0], safe=False, description=f"Spell the value `{hits[0]}`")
+    return None
 
 
 # -- SL204 ----------------------------------------------------------------------
