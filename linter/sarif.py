@@ -30,6 +30,7 @@ def _descriptor(rule: Rule) -> dict:
             "tags": ["standards", rule.section],
             "protocolSection": rule.section,
             "fix": rule.fix,
+            **({"noFixReason": rule.no_fix_reason} if rule.no_fix_reason else {}),
         },
     }
 
@@ -112,6 +113,8 @@ def _fix(f: Finding, result: Result) -> Optional[dict]:
                 "insertedContent": {"text": e.replacement},
             }
         )
+    if not by_path:
+        return None  # a move alone: SARIF replacements cannot express it (see the result's properties)
     return {
         "description": {"text": f.fix.description or f"Fix {f.code} ({f.fix.applicability})"},
         "artifactChanges": [
@@ -148,6 +151,15 @@ def render_sarif(result: Result, rules: Optional[list[Rule]] = None) -> str:
             "partialFingerprints": {"standardsLintFindingHash/v1": _fingerprint(f, _line_text(result, f), seen)},
             "properties": {"protocolSection": f.section},
         }
+        # The next step and who takes it: SARIF has no per-result help
+        # object, so they travel as result properties (the rule's help and
+        # helpUri are in its descriptor).
+        if f.owner:
+            res["properties"]["owner"] = f.owner
+        if f.help:
+            res["properties"]["help"] = f.help
+        if f.fix is not None and f.fix.renames:
+            res["properties"]["renames"] = [r.to_json() for r in f.fix.renames]
         if f.code in index:
             res["ruleIndex"] = index[f.code]
         fix = _fix(f, result)

@@ -129,6 +129,8 @@ decides what the file is.
 """,
     bad_example="<!-- STANDARDS\nArtifact: SCOPE\nCycle: add-search-20261130T024551Z-bcf1ae8e\nReviewKind: IMPLEMENTATION\n-->",
     good_example="<!-- STANDARDS\nArtifact: SCOPE\nCycle: add-search-20261130T024551Z-bcf1ae8e\n-->",
+    help="Leave the file unchanged and ask the user how to resolve the collision.",
+    no_fix_reason="The protocol says to treat a malformed block as a collision: leave it unchanged and ask the user.",
 )
 def malformed_provenance_block(project):
     for rel, block in blocks(project).items():
@@ -160,7 +162,10 @@ def _visible_mismatch(project, key: str, artifacts):
         fix = None
         # The block names the active cycle and sits at its fixed path, so
         # the block is right and the visible copy is not.
-        if field is not None and not field.bare and block.path == record_path(block.artifact, block.cycle, block.review_kind):
+        # (A template placeholder left in the field is SL902's, which fixes it.)
+        template = "|" in shown or shown.strip().startswith("<")
+        if (field is not None and not field.bare and not template
+                and block.path == record_path(block.artifact, block.cycle, block.review_kind)):
             fix = replace(block.path, field.span, f"`{key}`: `{said}`",
                           description=f"Show the block's {key} `{said}` in the header")
         yield report(
@@ -186,11 +191,13 @@ always cycle-owned at its fixed path. Its provenance block must match
 `Active Work.Id` and the path, and its visible `Cycle` field, plus the visible
 `ReviewKind` field in a review report, must match the block."
 
-**Fix safety.** No fix: which of the two is wrong (the header or a copied
-block) needs a person's judgement.
+**Fix safety.** Sometimes (safe): a record at its fixed path whose block names the active cycle has the right block, so the visible field is set to the block's value. Elsewhere, or with no visible field, no fix.
 """,
     bad_example="<!-- STANDARDS\nArtifact: VERIFICATION\nCycle: add-search-20261130T024551Z-bcf1ae8e\n-->\n\n# Verification Report\n\n`Cycle`: `old-cycle-20260101T000000Z-00000000`",
     good_example="<!-- STANDARDS\nArtifact: VERIFICATION\nCycle: add-search-20261130T024551Z-bcf1ae8e\n-->\n\n# Verification Report\n\n`Cycle`: `add-search-20261130T024551Z-bcf1ae8e`",
+    fix="sometimes",
+    help="Make the visible `Cycle` field show the provenance block's cycle.",
+    no_fix_reason="Only a record at its fixed path has a block known to be right; elsewhere which copy is wrong needs a person.",
 )
 def record_cycle_mismatch(project):
     yield from _visible_mismatch(project, "Cycle", HEADER_CYCLE_TYPES)
@@ -211,11 +218,13 @@ field, plus the visible `ReviewKind` field in a review report, must match the
 block." A review report uses "exactly one concrete kind matching its path and
 the current review state".
 
-**Fix safety.** No fix: the kind decides which review the report is; a person
-must confirm it.
+**Fix safety.** Sometimes (safe): a report at its fixed path whose block names the active cycle has the right kind, so the visible field is set to the block's value. Elsewhere, or with no visible field, no fix.
 """,
     bad_example="<!-- STANDARDS\nArtifact: REVIEW\nCycle: add-search-20261130T024551Z-bcf1ae8e\nReviewKind: IMPLEMENTATION\n-->\n\n# Review Report\n\n`ReviewKind`: `FINAL_DELIVERABLE`",
     good_example="<!-- STANDARDS\nArtifact: REVIEW\nCycle: add-search-20261130T024551Z-bcf1ae8e\nReviewKind: IMPLEMENTATION\n-->\n\n# Review Report\n\n`ReviewKind`: `IMPLEMENTATION`",
+    fix="sometimes",
+    help="Make the visible `ReviewKind` show the provenance block's kind.",
+    no_fix_reason="Only a report at its fixed path has a kind known to be right; elsewhere a person must confirm it.",
 )
 def review_kind_mismatch(project):
     yield from _visible_mismatch(project, "ReviewKind", ("REVIEW",))

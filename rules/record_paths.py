@@ -191,6 +191,8 @@ user decides where it goes.
 """,
     bad_example="`.standards/docs/verification/<Active Work.Id>.md`:\n\n# Verification Report\n\n`Status`: `COMPLETE`",
     good_example="`.standards/docs/verification/<Active Work.Id>.md`:\n\n<!-- STANDARDS\nArtifact: VERIFICATION\nCycle: <Active Work.Id>\n-->",
+    help="Leave the file unchanged and ask the user where it belongs (the cycle's record needs this path).",
+    no_fix_reason="The file's content belongs to whoever wrote it; the user decides where it goes.",
 )
 def fixed_path_unmarked(project):
     yield from _emit(project, "SL630")
@@ -212,6 +214,8 @@ or adopt it".
 """,
     bad_example="<!-- STANDARDS\nArtifact: VERIFICATION\nCycle: old-cycle-20260101T000000Z-00000000\n-->",
     good_example="<!-- STANDARDS\nArtifact: VERIFICATION\nCycle: <Active Work.Id>\n-->",
+    help="Leave the other cycle's record unchanged and ask the user how to resolve the collision.",
+    no_fix_reason="The other cycle's record must be preserved.",
 )
 def fixed_path_other_cycle(project):
     yield from _emit(project, "SL631")
@@ -234,6 +238,8 @@ matching its path".
 """,
     bad_example="`.standards/docs/verification/<Active Work.Id>.md`:\n\n<!-- STANDARDS\nArtifact: ARCHITECTURE\nCycle: <Active Work.Id>\n-->",
     good_example="`.standards/docs/verification/<Active Work.Id>.md`:\n\n<!-- STANDARDS\nArtifact: VERIFICATION\nCycle: <Active Work.Id>\n-->",
+    help="Leave the record unchanged and ask the user how to resolve the collision.",
+    no_fix_reason="Relabeling a record is forbidden.",
 )
 def fixed_path_wrong_artifact(project):
     yield from _emit(project, "SL632")
@@ -258,6 +264,8 @@ a folder of such a path must be (for example a file
 """,
     bad_example="`.standards/docs/verification/<Active Work.Id>.md/` is a folder.",
     good_example="`.standards/docs/verification/<Active Work.Id>.md` is a record file.",
+    help="Ask the user to move the folder or file that blocks the fixed record path.",
+    no_fix_reason="The user decides what to do with the folder.",
 )
 def fixed_path_not_a_file(project):
     yield from _emit(project, "SL633")
@@ -301,6 +309,8 @@ with the first.
 """,
     bad_example="`archive/copy.md` and `.standards/docs/verification/<Active Work.Id>.md` both begin with\n\n<!-- STANDARDS\nArtifact: VERIFICATION\nCycle: <Active Work.Id>\n-->",
     good_example="Only `.standards/docs/verification/<Active Work.Id>.md` carries the block.",
+    help="Ask the user which copy is authoritative; do not adopt or merge the second silently.",
+    no_fix_reason="Which copy is authoritative is the user's call.",
 )
 def duplicate_record(project):
     for code, b, message in _placement_findings(project):
@@ -323,11 +333,13 @@ live in existing project documents and are not checked here.
 always cycle-owned at its fixed path. Its provenance block must match
 `Active Work.Id` and the path".
 
-**Fix safety.** No fix: moving a record is a user decision (and the fixed path
-may be occupied).
+**Fix safety.** Sometimes (unsafe): moves the record to its fixed path (one atomic rename; `--diff` shows it as `rename from`/`rename to`), updating `Active Work.Development` when it named the plan. No fix when the fixed path is taken or the cycle has two records of the type.
 """,
     bad_example="`plans/<Active Work.Id>.md` begins with\n\n<!-- STANDARDS\nArtifact: DEVELOPMENT\nCycle: <Active Work.Id>\n-->",
     good_example="The plan is `.standards/docs/development/<Active Work.Id>.md`.",
+    fix="sometimes",
+    help="Move the record to its fixed path (and update `Active Work.Development` for the plan).",
+    no_fix_reason="The fixed path is occupied, or the cycle has more than one record of the type.",
 )
 def record_wrong_path(project):
     for code, b, message in _placement_findings(project):
@@ -348,8 +360,12 @@ def _move_fix(project, b):
     if project.exists(want):
         return None
     edits = ()
-    field = _aw_field(project, "Development") if b.artifact == "DEVELOPMENT" else None
-    if field is not None and _normalize(field.value) == b.path:
+    for name, (art, *_rest) in POINTERS.items():
+        field = _aw_field(project, name)
+        if field is None or _normalize(field.value) != b.path:
+            continue
+        if art != b.artifact:
+            return None  # another field names the file: moving it breaks that reference
         edits = (Edit(project.state.path, field.value_span.start, field.value_span.end, want),)
     return Fix(edits, "unsafe", f"Move {b.path} to {want}", (Rename(b.path, want),))
 
@@ -374,6 +390,8 @@ correction evidence".
 """,
     bad_example="`Kind`: `RESUME` `From`: `SYNCHRONIZING` with no `.standards/docs/synchronization/<Active Work.Id>.md`",
     good_example="The synchronization record exists with the active cycle's block.",
+    help="Write the role's record with current-cycle provenance at its fixed path before resuming.",
+    no_fix_reason="The role must write its record.",
 )
 def corrective_resume_record_missing(project):
     state = project.state
@@ -410,6 +428,9 @@ def _pointer_fix(project, name: str, field):
     a plan away from its fixed path moves there in the same fix.  None when
     no single record of the right type exists, or its fixed path is taken."""
     art = POINTERS[name][0]
+    mode = project.state.cycle_mode
+    if (mode == "EXPEDITED" and name != "Development") or (mode == "DOCUMENTATION" and name == "Development"):
+        return None  # the mode keeps the field NONE (SL311, SL313)
     cycle = _cycle_for_paths(project)
     rec = _the_record(project, art) if cycle is not None else None
     if rec is None:
@@ -477,10 +498,13 @@ def _pointer_checks(project):
 until created. Scoper, Architect, and Developer must persist their artifact
 path before their normal completion gate passes."
 
-**Fix safety.** No fix: either the artifact or the reference is wrong.
+**Fix safety.** Sometimes: when this cycle has exactly one record of the field's type, the field is pointed at it (safe); a plan away from its fixed path is moved there in the same fix, one atomic rename that `--diff` shows (unsafe). Otherwise no fix.
 """,
     bad_example="`Scope`: `docs/scope/missing.md`",
     good_example="`Scope`: `.standards/docs/scope/<Active Work.Id>.md` (the file exists)",
+    fix="sometimes",
+    help="Point the field at this cycle's record of that type, or create the artifact at the named path.",
+    no_fix_reason="No single record of the right type for this cycle exists to point at.",
 )
 def active_work_path_missing(project):
     for code, field, message, fix in _pointer_checks(project):
@@ -504,10 +528,13 @@ reference to another cycle's artifact is inconsistent with the active cycle. Do
 not overwrite or silently repair that artifact; correct the reference without
 mutating it."
 
-**Fix safety.** No fix: the right reference is not known.
+**Fix safety.** Sometimes: when this cycle has exactly one record of the field's type, the field is pointed at it (safe); a plan away from its fixed path is moved there in the same fix, one atomic rename that `--diff` shows (unsafe). Otherwise no fix.
 """,
     bad_example="`Scope`: `docs/scope/old.md` (its block says `Cycle: old-cycle-20260101T000000Z-00000000`)",
     good_example="`Scope`: `.standards/docs/scope/<Active Work.Id>.md`",
+    fix="sometimes",
+    help="Point the field at this cycle's own record; never adopt or rewrite the other cycle's artifact.",
+    no_fix_reason="No single record of the right type for this cycle exists to point at.",
 )
 def active_work_path_other_record(project):
     for code, field, message, fix in _pointer_checks(project):
@@ -520,7 +547,7 @@ def active_work_path_other_record(project):
     name="development-path-not-fixed",
     section="Active Work",
     summary="Active Work.Development is not this cycle's fixed development-plan path.",
-    fix="unsafe",
+    fix="sometimes",
     explanation="""
 **What it does.** Checks that a non-`NONE` `Active Work.Development` is
 `.standards/docs/development/<Active Work.Id>.md`.
@@ -530,12 +557,12 @@ location is `.standards/docs/development/<Active Work.Id>.md`, and "Every other
 record is always cycle-owned at its fixed path"; "`Active Work.Development`
 names the plan".
 
-**Fix safety.** Unsafe fix: it rewrites the value to the fixed path, which is
-fully determined by the cycle ID, but a plan kept elsewhere must then be moved
-by hand.
+**Fix safety.** Sometimes: when this cycle's plan is at the fixed path the field is pointed there (safe); a plan elsewhere is moved to the fixed path and the field updated in one fix (unsafe). No fix when no plan of this cycle exists or the fixed path is taken.
 """,
     bad_example="`Development`: `plans/<Active Work.Id>.md`",
     good_example="`Development`: `.standards/docs/development/<Active Work.Id>.md`",
+    help="Point `Active Work.Development` at `.standards/docs/development/<Active Work.Id>.md` and keep the plan there.",
+    no_fix_reason="No plan of this cycle exists to point at or move, or the fixed path is taken.",
 )
 def development_path_not_fixed(project):
     for code, field, message, fix in _pointer_checks(project):
@@ -594,10 +621,13 @@ cycle is promoted; `Development` is still Developer-owned and is created before
 implementation begins. In documentation work, Scoper and Architect still
 persist their paths; `Development` remains `NONE` throughout the cycle."
 
-**Fix safety.** No fix: the path of the owning artifact must be looked up.
+**Fix safety.** Sometimes: when this cycle has exactly one record of the field's type, the field is pointed at it (safe); a plan away from its fixed path is moved there in the same fix, one atomic rename that `--diff` shows (unsafe). Otherwise no fix.
 """,
     bad_example="`WorkflowState`: `TESTING` `CycleMode`: `STANDARD` ... `Scope`: `NONE`",
     good_example="`WorkflowState`: `TESTING` `CycleMode`: `STANDARD` ... `Scope`: `.standards/docs/scope/<Active Work.Id>.md`",
+    fix="sometimes",
+    help="Persist the artifact's path in Active Work before the owner's gate passes.",
+    no_fix_reason="No single record of the right type for this cycle exists to point at.",
 )
 def active_work_path_none_after_phase(project):
     for code, field, message in _none_checks(project):
@@ -621,10 +651,13 @@ persist their artifact path before their normal completion gate passes."
 Recovery Mechanics: the frame owner resumes only "After correcting the defect
 and passing its applicable gate".
 
-**Fix safety.** No fix: the path of the owning artifact must be looked up.
+**Fix safety.** Sometimes: when this cycle has exactly one record of the field's type, the field is pointed at it (safe); a plan away from its fixed path is moved there in the same fix, one atomic rename that `--diff` shows (unsafe). Otherwise no fix.
 """,
     bad_example="`Kind`: `RESUME` `From`: `SCOPING` ... `Scope`: `NONE`",
     good_example="`Kind`: `RESUME` `From`: `SCOPING` ... `Scope`: `.standards/docs/scope/<Active Work.Id>.md`",
+    fix="sometimes",
+    help="Persist the completed artifact's path in Active Work before resuming.",
+    no_fix_reason="No single record of the right type for this cycle exists to point at.",
 )
 def active_work_path_none_on_resume(project):
     for code, field, message in _none_checks(project):

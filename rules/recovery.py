@@ -163,6 +163,7 @@ with no frame or `false` with frames leaves a resuming role with two answers.
     fix="safe",
     bad_example="## Recovery\n\n`Active`: `false`\n\n### Frame 1\n\n`From`: `TESTING` `Owner`: `ARCHITECTING` ...",
     good_example="## Recovery\n\n`Active`: `true`\n\n### Frame 1\n\n`From`: `TESTING` `Owner`: `ARCHITECTING` ...",
+    help="Set `Recovery.Active` to match the frames.",
 )
 def recovery_active_mismatch(project):
     st = project.state
@@ -191,6 +192,7 @@ match them.
     fix="safe",
     bad_example="## Outstanding Obligations\n\n`Active`: `true`\n",
     good_example="## Outstanding Obligations\n\n`Active`: `false`\n",
+    help="Set `Outstanding Obligations.Active` to match the entries.",
 )
 def obligations_active_mismatch(project):
     st = project.state
@@ -250,6 +252,7 @@ carries other text, which the fix drops.
     fix="sometimes",
     bad_example="## Recovery\n\n`Active`: `true`\n\n### Frame 2\n\n`From`: `TESTING` ...",
     good_example="## Recovery\n\n`Active`: `true`\n\n### Frame 1\n\n`From`: `TESTING` ...",
+    help="Renumber the recovery frames `### Frame 1`, `### Frame 2`, ... in stack order.",
 )
 def recovery_frame_numbering(project):
     yield from _numbering(frames(project), "Frame", _FRAME_HEAD, "Recovery", "Renumber the recovery frames in stack order.")
@@ -275,6 +278,8 @@ missing any of these cannot be resumed or popped correctly.
 """,
     bad_example="### Frame 1\n\n`From`: `TESTING` `Owner`: `ARCHITECTING` `FailureType`: `ARCHITECTURE`\n`ResumeAt`: `TESTING` `RerunThrough`: `NOWHERE`",
     good_example="### Frame 1\n\n`From`: `TESTING` `Owner`: `ARCHITECTING` `FailureType`: `ARCHITECTURE`\n`Reason`: `Retry behavior is undefined.` `ResumeAt`: `TESTING` `RerunThrough`: `NONE`",
+    help="Give the frame every field with a valid value: From, Owner, FailureType, Reason, ResumeAt, RerunThrough.",
+    no_fix_reason="The right value is the routing that happened.",
 )
 def recovery_frame_field(project):
     for fr in frames(project):
@@ -318,10 +323,13 @@ interrupted state, ... `ResumeAt` = interrupted state". Both record the same
 state; when they differ, the return after recovery goes somewhere the
 interrupted work never was.
 
-**Fix safety.** No fix: either field may be the wrong one.
+**Fix safety.** Sometimes (unsafe): sets `ResumeAt` to `From` when `From` is a state of the cycle's route; review whether `From` is the wrong one instead.
 """,
     bad_example="`From`: `TESTING` `Owner`: `ARCHITECTING` ... `ResumeAt`: `DEVELOPING`",
     good_example="`From`: `TESTING` `Owner`: `ARCHITECTING` ... `ResumeAt`: `TESTING`",
+    fix="sometimes",
+    help="Set the frame's `ResumeAt` to the interrupted state (its `From`), or correct `From`.",
+    no_fix_reason="Either field may be the wrong one when `From` is not a state of the cycle's route.",
 )
 def recovery_frame_resume_at(project):
     for fr in frames(project):
@@ -369,10 +377,13 @@ its owning state", and Recovery Mechanics: "`Owner` = corrective target". A
 frame owned by another state sends the correction to a role that does not own
 the defective artifact.
 
-**Fix safety.** No fix: the failure type or the owner may be the wrong one.
+**Fix safety.** Sometimes (unsafe): sets `Owner` to the one state owning the frame's `FailureType` (Failure Types table) when that makes a valid frame (not its own `From`, on the cycle's route, `RerunThrough`: `NONE`). A `REVIEW` frame outside DOCUMENTATION has two possible owners: no fix.
 """,
     bad_example="`From`: `TESTING` `Owner`: `DEVELOPING` `FailureType`: `ARCHITECTURE` ...",
     good_example="`From`: `TESTING` `Owner`: `ARCHITECTING` `FailureType`: `ARCHITECTURE` ...",
+    fix="sometimes",
+    help="Set the frame's `Owner` to the state owning its FailureType, or correct the FailureType.",
+    no_fix_reason="Where two states may own the type, or the owner would make an invalid frame, which field is wrong needs the routing role.",
 )
 def recovery_frame_owner(project):
     for fr in frames(project):
@@ -403,6 +414,11 @@ def _owner_fix(project, fr: Frame, ft: str) -> Optional[Fix]:
     # correction pushes no frame), and not yet rerunning past an owner.
     if owners[0] == fr.state("From") or fr.get("RerunThrough").text != "NONE":
         return None
+    # The active frame under correction is what WorkflowState follows
+    # (SL507) and what the failure handoff pushed (SL403): change its owner
+    # only when the state already is the type's owner.
+    if fr.last and _workflow_state(project) != owners[0]:
+        return None
     f = fr.get("Owner").field
     return replace(f.path, f.value_span, owners[0], safe=False,
                    description=f"Set frame {fr.label}'s Owner to {owners[0]}, the owner of {ft}")
@@ -427,10 +443,13 @@ frame's owner has not yet completed its correction". So an active frame with
 `RerunThrough: NONE` in any other state means the correction was skipped or
 the stack was not updated.
 
-**Fix safety.** No fix: either the state or the stack is stale.
+**Fix safety.** Sometimes (unsafe): when the handoff is the `FAILURE` or `USER_REWORK` that pushed the active frame (same `From`, its FailureType owned by the frame's `Owner`), `WorkflowState` is set to the `Owner`. Otherwise either the state or the stack may be stale: no fix.
 """,
     bad_example="`WorkflowState`: `DEVELOPING` ...\n\n### Frame 1\n\n`From`: `TESTING` `Owner`: `ARCHITECTING` ... `RerunThrough`: `NONE`",
     good_example="`WorkflowState`: `ARCHITECTING` ...\n\n### Frame 1\n\n`From`: `TESTING` `Owner`: `ARCHITECTING` ... `RerunThrough`: `NONE`",
+    fix="sometimes",
+    help="Move `WorkflowState` to the active frame's Owner, or update the stack (pop the frame or set `RerunThrough`).",
+    no_fix_reason="Unless the handoff is the failure that pushed the frame, either the state or the stack is stale.",
 )
 def recovery_active_frame_state(project):
     fs = frames(project)
@@ -494,6 +513,8 @@ cycle cannot have taken.
 """,
     bad_example="`CycleMode`: `DOCUMENTATION` ...\n\n### Frame 1\n\n`From`: `TESTING` `Owner`: `AUDITING` ... `ResumeAt`: `TESTING`",
     good_example="`CycleMode`: `DOCUMENTATION` ...\n\n### Frame 1\n\n`From`: `REVIEWING_FINAL` `Owner`: `AUDITING` ... `ResumeAt`: `REVIEWING_FINAL`",
+    help="Use included DOCUMENTATION states for the frame's `From` and `ResumeAt`.",
+    no_fix_reason="A frame from an omitted state records routing that the cycle cannot have taken.",
 )
 def documentation_frame_states(project):
     for fr in _doc_frames(project):
@@ -531,6 +552,8 @@ decision in `Active Work.BlockedOn`.
 """,
     bad_example="`CycleMode`: `DOCUMENTATION` ...\n\n### Frame 1\n\n`From`: `REVIEWING_FINAL` `Owner`: `DEVELOPING` ...",
     good_example="`CycleMode`: `DOCUMENTATION` ...\n\n### Frame 1\n\n`From`: `REVIEWING_FINAL` `Owner`: `DOCUMENTING` ...",
+    help="Route the defect to an included role, or record a blocking user decision in `Active Work.BlockedOn`.",
+    no_fix_reason="The defect needs an included owner or a blocking user decision in `Active Work.BlockedOn`.",
 )
 def documentation_frame_owner(project):
     for fr in _doc_frames(project):
@@ -571,6 +594,8 @@ route the defect to its included owner.
 """,
     bad_example="`CycleMode`: `DOCUMENTATION` ...\n\n### Frame 1\n\n`From`: `REVIEWING_FINAL` `Owner`: `DEVELOPING` `FailureType`: `IMPLEMENTATION` ...",
     good_example="`CycleMode`: `DOCUMENTATION` ...\n\n`BlockedOn`: `User decision: keep the documentation-only scope or cancel for an implementation cycle.`",
+    help="Replace the frame by a blocking user decision in `BlockedOn`, or route the defect to its included owner.",
+    no_fix_reason="Replace the frame by a blocking user decision, or route the defect to its included owner.",
 )
 def documentation_frame_failure_type(project):
     for fr in _doc_frames(project):
@@ -610,6 +635,8 @@ reruns lie downstream of the correcting owner.
 """,
     bad_example="`CycleMode`: `DOCUMENTATION` ...\n\n### Frame 1\n\n`From`: `REVIEWING_FINAL` `Owner`: `AUDITING` ... `RerunThrough`: `AUDITING`",
     good_example="`CycleMode`: `DOCUMENTATION` ...\n\n### Frame 1\n\n`From`: `REVIEWING_FINAL` `Owner`: `AUDITING` ... `RerunThrough`: `DOCUMENTING`",
+    help="Set `RerunThrough` to `NONE` or an included role downstream of the frame's Owner.",
+    no_fix_reason="The rerun plan belongs to the frame's owner.",
 )
 def documentation_frame_rerun_through(project):
     for fr in _doc_frames(project):
@@ -651,6 +678,8 @@ flag reviewed.
 """,
     bad_example="`CycleMode`: `DOCUMENTATION` ...\n\n### Frame 1\n\n`From`: `AUDITING` `Owner`: `AUDITING` ...",
     good_example="`CycleMode`: `DOCUMENTATION` ...\n\n### Frame 1\n\n`From`: `REVIEWING_FINAL` `Owner`: `AUDITING` ...",
+    help="Remove the same-state frame and review the handoff and `Recovery.Active`.",
+    no_fix_reason="Removing the frame also needs the handoff and `Active` flag reviewed.",
 )
 def documentation_same_state_frame(project):
     for fr in _doc_frames(project):
@@ -685,6 +714,8 @@ frame should have been popped or the route left its rerun plan.
 """,
     bad_example="`WorkflowState`: `SCOPING` `CycleMode`: `DOCUMENTATION` ...\n\n### Frame 1\n\n... `Owner`: `ARCHITECTING` ... `RerunThrough`: `SYNCHRONIZING`",
     good_example="`WorkflowState`: `DOCUMENTING` `CycleMode`: `DOCUMENTATION` ...\n\n### Frame 1\n\n... `Owner`: `ARCHITECTING` ... `RerunThrough`: `SYNCHRONIZING`",
+    help="Keep `WorkflowState` between the frame's Owner and RerunThrough, or update the frame.",
+    no_fix_reason="Either the state or the frame is stale.",
 )
 def documentation_rerun_range(project):
     fs = list(_doc_frames(project))
@@ -729,6 +760,8 @@ An obligation without them cannot be routed or verified as corrected.
 """,
     bad_example="### Obligation 1\n\n`Owner`: `TESTING` `FailureType`: `VERIFICATION`",
     good_example="### Obligation 1\n\n`Owner`: `TESTING` `FailureType`: `VERIFICATION`\n`Reason`: `The retry test asserts the old limit.`",
+    help="Give the obligation its Owner, FailureType and Reason from the converted recovery frame.",
+    no_fix_reason="The values come from the converted recovery frame.",
 )
 def obligation_field_missing(project):
     for ob in obligations(project):
@@ -771,6 +804,8 @@ converts the frame into an outstanding obligation.
     beyond_checker=True,
     bad_example="`CycleMode`: `EXPEDITED` ...\n\n### Frame 1\n\n`From`: `DEVELOPING` `Owner`: `SCOPING` `FailureType`: `SCOPING` ...",
     good_example="`CycleMode`: `EXPEDITED` ...\n\n### Frame 1\n\n`From`: `REVIEWING_IMPLEMENTATION` `Owner`: `DEVELOPING` `FailureType`: `IMPLEMENTATION` ...",
+    help="Promote the cycle (Expedited Promotion converts the frame into an outstanding obligation), or route within expedited states.",
+    no_fix_reason="A skipped owner needs Expedited Promotion, which converts the frame into an outstanding obligation.",
 )
 def expedited_frame_topology(project):
     if _cycle_mode(project) != "EXPEDITED":
@@ -815,6 +850,8 @@ flag reviewed.
     beyond_checker=True,
     bad_example="### Frame 1\n\n`From`: `REVIEWING_IMPLEMENTATION` `Owner`: `REVIEWING_IMPLEMENTATION` ...",
     good_example="### Frame 1\n\n`From`: `TESTING` `Owner`: `REVIEWING_IMPLEMENTATION` ...",
+    help="Remove the same-state frame and review the handoff and `Recovery.Active`.",
+    no_fix_reason="Removing the frame also needs the handoff and `Active` flag reviewed.",
 )
 def recovery_same_state_frame(project):
     if _cycle_mode(project) == "DOCUMENTATION":
@@ -851,6 +888,7 @@ drops.
     beyond_checker=True,
     bad_example="## Outstanding Obligations\n\n`Active`: `true`\n\n### Obligation 2\n\n`Owner`: `TESTING` ...",
     good_example="## Outstanding Obligations\n\n`Active`: `true`\n\n### Obligation 1\n\n`Owner`: `TESTING` ...",
+    help="Renumber the obligations `### Obligation 1`, `### Obligation 2`, ... in order.",
 )
 def obligation_numbering(project):
     yield from _numbering(
@@ -881,6 +919,8 @@ converted frame's" owner, so the owner follows PROTOCOL.md, Failure Handoffs:
     beyond_checker=True,
     bad_example="### Obligation 1\n\n`Owner`: `DEVELOPING` `FailureType`: `VERIFICATION` `Reason`: `...`",
     good_example="### Obligation 1\n\n`Owner`: `TESTING` `FailureType`: `VERIFICATION` `Reason`: `...`",
+    help="Give the obligation a valid FailureType and the Owner state that owns it.",
+    no_fix_reason="Either value may be the wrong one.",
 )
 def obligation_owner(project):
     for ob in obligations(project):

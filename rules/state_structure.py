@@ -176,6 +176,9 @@ def _record_value(project, label: str, name: str) -> Optional[str]:
     from standards_lint.rules.provenance import placement
 
     art = _POINTER_TYPES[name]
+    mode = _value(project.state, project.state.header, "CycleMode")
+    if (mode == "EXPEDITED" and name != "Development") or (mode == "DOCUMENTATION" and name == "Development"):
+        return None  # the mode keeps the field NONE
     first, seconds = placement(project)
     rec = first.get((art, None))
     if rec is None or any(b.artifact == art for b, _h in seconds):
@@ -204,6 +207,7 @@ is inserted at the top, a different one replaced.
     beyond_checker=True,
     bad_example="# Workflow state\n\n`WorkflowState`: `AUDITING` ...",
     good_example="# S.T.A.N.D.A.R.D.S. Workflow State\n\n`WorkflowState`: `AUDITING` ...",
+    help="Make the first line `# S.T.A.N.D.A.R.D.S. Workflow State`.",
 )
 def state_title(project):
     st = _state(project)
@@ -235,11 +239,13 @@ follow the order of the shape example in **Persisted Workflow State**:
 `Active Work`, `Handoff`, and `Recovery`." A missing or repeated section makes
 the state ambiguous; no role can resume from it.
 
-**Fix safety.** No fix: which copy of a repeated section is right, or what a
-missing one held, is the user's decision.
+**Fix safety.** Sometimes: a heading that differs only in letter case or spacing is respelt (safe). Which copy of a repeated section is right, or what a missing one held, is the user's decision.
 """,
     bad_example="## Active Work\n...\n## handoff\n...",
     good_example="## Active Work\n...\n## Handoff\n...",
+    fix="sometimes",
+    help="Keep exactly one `## Active Work`, `## Handoff`, `## Recovery` and `## Outstanding Obligations` section, merging or removing the extra copy.",
+    no_fix_reason="Which copy of a repeated section is right, or what a missing one held, is the user's decision; a miscapitalised heading is fixed.",
 )
 def state_section_count(project):
     st = _state(project)
@@ -302,6 +308,8 @@ cycle, and the paired `PendingCycleRequest: UNSET` /
     fix="sometimes",
     bad_example="`AuditTarget`: `NONE` `BlockedOn`: `NONE`",
     good_example="`AuditTarget`: `NONE` `BlockedOn`: `NONE` `PendingVerificationCadence`: `NONE`",
+    help="Write the field once with its current value (the protocol's shape lists every field; use `NONE` where it does not apply).",
+    no_fix_reason="The value of most missing fields is a fact of the cycle that only its roles know.",
 )
 def state_field_missing(project):
     st = _state(project)
@@ -375,11 +383,13 @@ values; Workflow States lists the states; Workflow State Reference:
 `INCREMENTAL`, or `AFTER_IMPLEMENTATION` ... a missing, invalid, or repeated
 value is an inconsistency."
 
-**Fix safety.** No fix: a misspelt value usually has an obvious intent, but
-choosing it is a state change the user must confirm.
+**Fix safety.** Sometimes: the template's angle brackets around a valid value are dropped (safe); a value differing only in letter case, spaces or hyphens from exactly one allowed value is respelt (unsafe: a state change the user confirms). Otherwise no fix.
 """,
     bad_example="`WorkflowState`: `REVIEWING IMPLEMENTATION`",
     good_example="`WorkflowState`: `REVIEWING_IMPLEMENTATION`",
+    fix="sometimes",
+    help="Replace the value with one of the listed values, the one the cycle is actually in.",
+    no_fix_reason="A value that is not a misspelling of exactly one allowed value has no unmistakable intent.",
 )
 def state_field_invalid(project):
     st = _state(project)
@@ -438,6 +448,7 @@ end; if `WorkflowState` is the wrong field, the fix hides that.
     fix="unsafe",
     bad_example="`WorkflowState`: `SIGNED_OFF` `CycleMode`: `STANDARD`",
     good_example="`WorkflowState`: `SIGNED_OFF` `CycleMode`: `UNSET`",
+    help="Set `CycleMode` to `UNSET` if the cycle really ended; otherwise correct `WorkflowState`.",
 )
 def terminal_cycle_mode(project):
     st = _state(project)
@@ -473,6 +484,8 @@ only the user knows which.
 """,
     bad_example="`PendingCycleRequest`: `Add search.` `PendingCycleBlockedOn`: `NONE`",
     good_example="`PendingCycleRequest`: `Add search.` `PendingCycleBlockedOn`: `Choose a mode supported by GREENFIELD.`",
+    help="Either record the pending request and its blocking question, or set `PendingCycleRequest`: `UNSET` and `PendingCycleBlockedOn`: `NONE`.",
+    no_fix_reason="Either the request or the question is missing, and only the user knows which.",
 )
 def pending_request_pairing(project):
     st = _state(project)
@@ -517,6 +530,7 @@ says UNSET, because then `CycleMode` may be the wrong field.
     fix="sometimes",
     bad_example="`WorkflowState`: `SIGNED_OFF` `CycleMode`: `UNSET` ... `PendingVerificationCadence`: `INCREMENTAL`",
     good_example="`WorkflowState`: `SIGNED_OFF` `CycleMode`: `UNSET` ... `PendingVerificationCadence`: `NONE`",
+    help="Set `PendingVerificationCadence` to `NONE` (no cycle is active).",
 )
 def inactive_pending_cadence(project):
     st = _state(project)
@@ -594,6 +608,8 @@ obligations"; whether the value is `NONE` or a list is for the user to say.
 """,
     bad_example="## Active Work\n\n`Id`: `UNSET` ... `PendingVerificationCadence`: `NONE`\n\n## Handoff",
     good_example="## Active Work\n\n`Id`: `UNSET` ... `PendingVerificationCadence`: `NONE`\n\n`BaselineReconciliation`: `NONE`",
+    help="Add `` `BaselineReconciliation`: `NONE` `` to Active Work, or the list of unresolved cancelled source cycles.",
+    no_fix_reason='The protocol says "do not infer entries or discard obligations"; whether the value is `NONE` or a list is for the user to say.',
 )
 def baseline_missing(project):
     st = _state(project)
@@ -627,6 +643,8 @@ this format is invalid workflow state."
 """,
     bad_example="`BaselineReconciliation`: `[]`",
     good_example="`BaselineReconciliation`: `NONE`",
+    help="Keep one `BaselineReconciliation`, on its own line: `NONE`, or the label followed by one list entry per source cycle.",
+    no_fix_reason='"do not infer entries or discard obligations".',
 )
 def baseline_format(project):
     st = _state(project)
@@ -687,6 +705,8 @@ entries or discard obligations".
     fix="sometimes",
     bad_example="`BaselineReconciliation`:\n- `SourceCycle`: `change-cache-20260101T000000Z-0a1b2c3d`",
     good_example="`BaselineReconciliation`:\n- `SourceCycle`: `change-cache-20260101T000000Z-0a1b2c3d`\n  `Request`: `Change the cache.`",
+    help="Give the entry exactly one `SourceCycle` (the cancelled cycle's Id) and one `Request` (its request summary).",
+    no_fix_reason="The missing value is the cancelled cycle's Id or request, which only its history holds.",
 )
 def baseline_entry_incomplete(project):
     st = _state(project)
@@ -771,6 +791,8 @@ key". Anything else cannot name a cancelled cycle.
 """,
     bad_example="- `SourceCycle`: `old-cycle-1`\n  `Request`: `Old work.`",
     good_example="- `SourceCycle`: `old-work-20260101T000000Z-0a1b2c3d`\n  `Request`: `Old work.`",
+    help="Copy the cancelled cycle's `Active Work.Id` exactly into `SourceCycle`.",
+    no_fix_reason="Copy the cancelled cycle's `Active Work.Id` exactly.",
 )
 def baseline_source_not_cycle_id(project):
     st = _state(project)
@@ -802,6 +824,7 @@ lacks.
     fix="unsafe",
     bad_example="- `SourceCycle`: `a-20260101T000000Z-0a1b2c3d`\n  `Request`: `A.`\n- `SourceCycle`: `a-20260101T000000Z-0a1b2c3d`\n  `Request`: `A again.`",
     good_example="- `SourceCycle`: `a-20260101T000000Z-0a1b2c3d`\n  `Request`: `A.`",
+    help="Keep one entry per source cycle, merging the request summaries if they differ.",
 )
 def baseline_duplicate_source(project):
     st = _state(project)
@@ -844,6 +867,8 @@ cycle's ID.
 """,
     bad_example="`Id`: `a-20260101T000000Z-0a1b2c3d` ...\n- `SourceCycle`: `a-20260101T000000Z-0a1b2c3d`",
     good_example="`Id`: `b-20260102T000000Z-1b2c3d4e` ...\n- `SourceCycle`: `a-20260101T000000Z-0a1b2c3d`",
+    help="Remove the active cycle from BaselineReconciliation, or replace it with the cancelled source cycle's Id it was meant to name.",
+    no_fix_reason="The entry probably meant a different (cancelled) cycle's ID.",
 )
 def baseline_lists_active_cycle(project):
     st = _state(project)
@@ -885,6 +910,8 @@ one of `INITIAL`, `FORWARD`, `CHECKPOINT`, `FAILURE`, `RESUME`, `PROMOTE`,
 """,
     bad_example="`Kind`: `NEW CYCLE`",
     good_example="`Kind`: `NEW_CYCLE`",
+    help="Set `Handoff.Kind` to the kind of the last transition (INITIAL, NEW_CYCLE, FORWARD, FAILURE, USER_REWORK, RESUME, CHECKPOINT, PROMOTE or COMPLETION_CHANGE).",
+    no_fix_reason="The kind records which transition happened.",
 )
 def handoff_kind_unknown(project):
     yield from _handoff_value_not_in(project, "Kind", HANDOFF_KINDS, "Handoff.Kind `{value}` is not a handoff kind; "
@@ -907,6 +934,8 @@ fields".
 """,
     bad_example="`From`: `REVIEWING FINAL`",
     good_example="`From`: `REVIEWING_FINAL`",
+    help="Set `Handoff.From` to the state the last transition left (or `NONE` for INITIAL).",
+    no_fix_reason="The source state is a fact of the last transition.",
 )
 def handoff_from_unknown(project):
     yield from _handoff_value_not_in(project, "From", ("NONE",) + WORKFLOW_STATES,
@@ -940,6 +969,8 @@ types (`SCOPING`, `ARCHITECTURE`, `PROJECT_CONTEXT`, `IMPLEMENTATION`,
 """,
     bad_example="`FailureType`: `TODO`",
     good_example="`FailureType`: `NONE`",
+    help="Set `Handoff.FailureType` to the failure type being routed, or `NONE`.",
+    no_fix_reason="The type decides who owns the correction.",
 )
 def handoff_failure_type_unknown(project):
     yield from _handoff_value_not_in(project, "FailureType", ("NONE",) + FAILURE_TYPES,
@@ -968,6 +999,8 @@ removed); otherwise no fix.
     beyond_checker=True,
     bad_example="`Kind`: `INITIAL` `Kind`: `CHECKPOINT` `From`: `NONE`",
     good_example="`Kind`: `INITIAL` `From`: `NONE`",
+    help="Keep each Handoff field once, with the value of the last transition.",
+    no_fix_reason="The copies hold different values; which one the last transition wrote is not known.",
 )
 def handoff_field_repeated(project):
     st = _state(project)
