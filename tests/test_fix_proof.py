@@ -16,8 +16,8 @@ case's tree is written to a temporary folder and fixed in-process with
   an enumerated value `<false>` -> `false`, an Active Work path now naming
   this cycle's record, a record moved to its fixed path): what the rules then
   find in the newly read part is a first report, not the fix's doing.  Those
-  are counted as "revealed" (and listed with ``-v`` by the script), except a
-  finding of the revealing fix's own family, which is always a bug;
+  are counted as "revealed", except a finding of the revealing fix's own code
+  when no other revealing fix applied, which is always a bug;
 - every finding that had a safe fix is gone;
 - every finding, before and after, carries `help` (the next step) and an
   owner.
@@ -135,7 +135,7 @@ def prove(case: dict, registry, counts: Counter) -> list[str]:
         revealing = {f.code for f in report.fixed if f.code in REVEALING}
         for key, n in sorted(now.items()):
             if n > had.get(key, 0):
-                if revealing and key[0] not in revealing:
+                if any(code != key[0] for code in revealing):
                     counts["revealed"] += n - had.get(key, 0)
                     revealed.append(f"{cid}: {key[0]} in {key[1]}")
                     continue
