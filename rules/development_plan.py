@@ -16,6 +16,7 @@ import weakref
 from typing import Iterator, Optional
 
 from standards_lint.ast import Container, Document, Field, Span
+from standards_lint.findings import Edit, Fix
 from standards_lint.protocol import CYCLE_ID_RE, ROUTE_STANDARD_BROWNFIELD, TERMINAL_STATES, record_path
 from standards_lint.records import provenance_of
 from standards_lint.rule import module_rules, replace, report, rule
@@ -308,7 +309,28 @@ def header_fields_once(doc: Document, names, record: str):
             continue
         where = (doc.path, found[1].span) if len(found) > 1 else field_anchor(doc, found[0] if found else None)
         what = "is repeated" if len(found) > 1 else ("is empty" if found else "is missing")
-        yield report(where, f"`{name}` {what}; the {record} header needs it exactly once with a value.")
+        fix = None
+        if len(found) > 1 and len({f.value for f in found}) == 1 and found[0].value.strip():
+            # Copies of one value: dropping the repeats loses nothing.
+            fix = Fix(tuple(Edit(doc.path, *_field_removal(doc.text, f), "") for f in found[1:]), "safe",
+                      f"Remove the repeated `{name}`")
+        yield report(where, f"`{name}` {what}; the {record} header needs it exactly once with a value.", fix)
+
+
+def _field_removal(text: str, f) -> tuple[int, int]:
+    """Span removing field *f*: its whole line when it stands alone there,
+    else the field and the one space separating it."""
+    line_start = text.rfind("\n", 0, f.span.start) + 1
+    nl = text.find("\n", f.span.end)
+    line_end = len(text) if nl == -1 else nl + 1
+    if not text[line_start:f.span.start].strip() and not text[f.span.end:line_end].strip():
+        return line_start, line_end
+    start, end = f.span.start, f.span.end
+    if start > 0 and text[start - 1] == " ":
+        start -= 1
+    elif end < len(text) and text[end] == " ":
+        end += 1
+    return start, end
 
 
 # -- the workflow position ----------------------------------------------------
@@ -516,11 +538,12 @@ leaves empty `Verification Cadence` or `Current Increment`.
 **Why.**
 {_WHY_CADENCE}
 
-**Fix safety.** No fix: with a repeated field, which value is meant is unknown.""",
+**Fix safety.** Sometimes (safe): copies of one value are dropped, keeping the first. A missing or empty field, or copies with different values, have no fix: which value is meant is unknown.""",
     bad_example="`Status`: `IN_PROGRESS` `Verification Cadence`: `INCREMENTAL`",
     good_example="`Status`: `IN_PROGRESS` `Verification Cadence`: `INCREMENTAL` `Current Increment`: `1`",
+    fix="sometimes",
     help="Keep `Verification Cadence` and `Current Increment` once each in the plan header, with a value.",
-    no_fix_reason="With a repeated field, which value is meant is unknown.",
+    no_fix_reason="A missing value, or copies with different values: which value is meant is unknown.",
 )
 def plan_cadence_fields_once(project):
     plan = load_plan(project)
@@ -992,11 +1015,12 @@ and a scoped recovery whose plan saves the suspended Developer assignment are ex
 > applicable Developer and Tester gates must hold for the current implementation.
 > (PROTOCOL.md, Full Verification Boundary)
 
-**Fix safety.** No fix.""",
+**Fix safety.** Sometimes (unsafe): when every step is DONE, the plan's `Status` is set to `COMPLETE` (the Developer confirms the gate passed). Otherwise no fix.""",
     bad_example="`WorkflowState`: `REVIEWING_IMPLEMENTATION` ... plan: `Status`: `IN_PROGRESS`",
     good_example="`WorkflowState`: `REVIEWING_IMPLEMENTATION` ... plan: `Status`: `COMPLETE`",
+    fix="sometimes",
     help="Complete the plan (every step DONE, `Status`: `COMPLETE`), or route the unfinished work back to DEVELOPING.",
-    no_fix_reason="Completing a plan is the Developer's gate.",
+    no_fix_reason="Steps are not DONE yet: completing the plan is the Developer's gate.",
 )
 def plan_complete_after_developing(project):
     plan = load_plan(project)
@@ -1007,9 +1031,15 @@ def plan_complete_after_developing(project):
         return
     if not developer_completion_due(project, plan):
         return
+    fix = None
+    # Every step is DONE: completing the plan is what remains of the gate.
+    if plan.steps and all(s.done for s in plan.steps) and len(fields(plan.header, "Status")) == 1:
+        fix = replace(plan.path, f.value_span, "COMPLETE", safe=False,
+                      description="Mark the plan COMPLETE (every step is DONE)")
     yield report(
         (plan.path, f.value_span),
         f"The cycle has passed DEVELOPING, so the plan must be COMPLETE; its Status is `{f.value}`.",
+        fix,
     )
 
 

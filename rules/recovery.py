@@ -417,8 +417,9 @@ def _owner_fix(project, fr: Frame, ft: str) -> Optional[Fix]:
     # The active frame under correction is what WorkflowState follows
     # (SL507) and what the failure handoff pushed (SL403): change its owner
     # only when the state already is the type's owner.
-    if fr.last and _workflow_state(project) != owners[0]:
-        return None
+    ws = _workflow_state(project)
+    if fr.last and ws != owners[0] and (ws is None or ws == fr.state("Owner")):
+        return None  # (when the state already differs from both, SL507 stands either way)
     f = fr.get("Owner").field
     return replace(f.path, f.value_span, owners[0], safe=False,
                    description=f"Set frame {fr.label}'s Owner to {owners[0]}, the owner of {ft}")

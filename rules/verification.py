@@ -102,11 +102,12 @@ or leaves empty `Assessment Purpose` or `Assessment Target`.
 required. Initialize new reports with `FULL` and `NONE`, respectively. Missing, invalid,
 repeated, or contradictory values are inconsistencies."
 
-**Fix safety.** No fix.""",
+**Fix safety.** Sometimes (safe): copies of one value are dropped, keeping the first. A missing or empty field, or copies with different values, have no fix.""",
     bad_example="`Status`: `IN_PROGRESS` `User Style`: `NONE`\n`Assessment Purpose`: `FULL`",
     good_example="`Status`: `IN_PROGRESS` `User Style`: `NONE`\n`Assessment Purpose`: `FULL` `Assessment Target`: `NONE`",
+    fix="sometimes",
     help="Write `Assessment Purpose` and `Assessment Target` once each in the report header.",
-    no_fix_reason="The assessment's purpose is the Tester's assignment.",
+    no_fix_reason="The assessment's purpose and target are the Tester's assignment; only exact copies are dropped.",
 )
 def assessment_fields_once(project):
     doc = load_report(project)

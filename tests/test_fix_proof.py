@@ -103,7 +103,7 @@ def prove(case: dict, registry, counts: Counter) -> list[str]:
             if not f.help.strip() or not f.owner:
                 problems.append(f"{cid}: {f.code} finding without help or owner: {f.message[:120]}")
                 break
-        internal = [f for f in after.findings if f.code.startswith("SL00") and f.code in ("SL001",)]
+        internal = [f for f in before + after.findings if f.code in ("SL001", "SL004")]
         if internal:
             problems.append(f"{cid}: internal error after fixing: {internal[0].message}")
         if report.skipped:
