@@ -383,7 +383,7 @@ values; Workflow States lists the states; Workflow State Reference:
 `INCREMENTAL`, or `AFTER_IMPLEMENTATION` ... a missing, invalid, or repeated
 value is an inconsistency."
 
-**Fix safety.** Sometimes: the template's angle brackets around a valid value are dropped (safe); a value differing only in letter case, spaces or hyphens from exactly one allowed value is respelt (unsafe: a state change the user confirms). Otherwise no fix.
+**Fix safety.** Sometimes: the template's angle brackets around a valid value are dropped (safe); a value differing only in letter case, spaces or hyphens from exactly one allowed value, or one typo away from exactly one, is respelt (unsafe: a state change the user confirms). Otherwise no fix.
 """,
     bad_example="`WorkflowState`: `REVIEWING IMPLEMENTATION`",
     good_example="`WorkflowState`: `REVIEWING_IMPLEMENTATION`",
@@ -421,6 +421,12 @@ def meant_value(path: str, f: Field, allowed) -> Optional[Fix]:
         return replace(path, f.value_span, inner[1:-1].strip(), description="Drop the template's angle brackets")
     norm = inner.strip("<>").strip().replace(" ", "_").replace("-", "_").upper()
     hits = [a for a in allowed if a.upper() == norm]
+    if not hits and len(norm) >= 4:
+        # One typo away from exactly one allowed value (`DOCUMENTATIONS`).
+        import difflib
+
+        hits = difflib.get_close_matches(norm, [a.upper() for a in allowed], n=2, cutoff=0.9)
+        hits = [a for a in allowed if a.upper() in hits]
     if len(hits) == 1 and hits[0] != raw:
         return replace(path, f.value_span, hits[0], safe=False, description=f"Spell the value `{hits[0]}`")
     return None
