@@ -303,7 +303,13 @@ A missing field is inserted only where the protocol fixes its value:
 `PendingVerificationCadence: NONE` in a documentation or inactive cycle,
 `CompletionPolicy: NONE` before any cycle or in an expedited or documentation
 cycle, and the paired `PendingCycleRequest: UNSET` /
-`PendingCycleBlockedOn: NONE`. Otherwise no fix.
+`PendingCycleBlockedOn: NONE`, `Recovery`/`Outstanding Obligations` `Active`
+from their entries, `Handoff.FailureType: NONE` for a kind that routes no
+failure, and an Active Work path naming this cycle's only record of its type.
+A STANDARD cycle's missing `CompletionPolicy` gets `FULL_DELIVERABLE`, the
+protocol's initial value, as an unsafe fix (the user may have chosen
+`IMPLEMENTATION_REVIEWED`; not offered when the request names it). Otherwise no
+fix.
 """,
     fix="sometimes",
     bad_example="`AuditTarget`: `NONE` `BlockedOn`: `NONE`",
@@ -332,9 +338,18 @@ def state_field_missing(project):
             if not found:
                 fix = None
                 value = _determined_value(st, label, name) or _record_value(project, label, name)
+                applicability = "safe"
+                if value is None and label == "Active Work" and name == "CompletionPolicy":
+                    # "Each new standard cycle initializes FULL_DELIVERABLE unless the
+                    # user explicitly selects IMPLEMENTATION_REVIEWED" (Policy lifecycle).
+                    cid = _value(st, container, "Id")
+                    request = _value(st, container, "Request") or ""
+                    if (_value(st, st.header, "CycleMode") == "STANDARD" and cid not in (None, "UNSET", "NONE")
+                            and "IMPLEMENTATION_REVIEWED" not in request):
+                        value, applicability = "FULL_DELIVERABLE", "unsafe"
                 at = _insert_after_last(st, container, wanted[label], text)
                 if value is not None and at is not None:
-                    fix = Fix((Edit(STATE_PATH, at, at, f" `{name}`: `{value}`"),), "safe",
+                    fix = Fix((Edit(STATE_PATH, at, at, f" `{name}`: `{value}`"),), applicability,
                               f"Insert `{name}`: `{value}`")
                 where_text = "the STATE.md header" if label == "header" else f"`## {label}`"
                 yield report(_where(st, container), f"{q} is missing from {where_text}; it must occur exactly once.",
