@@ -15,7 +15,8 @@ FIX_TEXT = {
     "none": "No automatic fix.",
     "safe": "Safe fix: `--fix` applies it; the protocol fully determines the replacement text.",
     "unsafe": "Unsafe fix: applied only with `--fix --unsafe-fixes`; check the result, it may need a person's decision.",
-    "sometimes": "Sometimes fixable: a safe fix is offered where the protocol determines the text, otherwise none.",
+    "sometimes": "Sometimes fixable: a fix is offered where the protocol or the project's own files determine the text "
+                 "(safe or unsafe as the explanation says), otherwise none.",
 }
 
 
@@ -73,6 +74,11 @@ def rule_page(r: Rule) -> str:
     if r.good_example:
         lines += ["## Example that passes", "", "```markdown", r.good_example.strip("\n"), "```", ""]
     lines += ["## Fix safety", "", FIX_TEXT.get(r.fix, r.fix), ""]
+    if r.no_fix_reason:
+        label = "Why there is no fix" if r.fix == "none" else "When there is no fix"
+        lines += [f"**{label}:** {r.no_fix_reason}", ""]
+    if r.help:
+        lines += ["## Next step", "", r.help, ""]
     return "\n".join(lines)
 
 
@@ -88,6 +94,9 @@ def index_page(rules: list[Rule]) -> str:
     ]
     for r in rules:
         lines.append(f"| [{r.code}]({r.code}.md) | {r.name} | {r.section} | {r.severity} | {r.fix} |")
+    fixable = sum(1 for r in rules if r.fix != "none")
+    lines += ["", f"{fixable} of {len(rules)} rules can fix some or all of their findings; every rule page says "
+              "why a rule has no fix, and what the next step is."]
     return "\n".join(lines) + "\n"
 
 
@@ -156,7 +165,8 @@ def run_subcommand(name: str, argv: list[str]) -> int:
             print(json.dumps([
                 {"code": r.code, "name": r.name, "section": r.section, "severity": r.severity, "fix": r.fix,
                  "summary": r.summary, "plugin": r.plugin, "beyond_checker": r.beyond_checker,
-                 "owner": r.owner if isinstance(r.owner, str) else "computed"}
+                 "owner": r.owner if isinstance(r.owner, str) else "computed",
+                 "help": r.help, "no_fix_reason": r.no_fix_reason}
                 for r in reg.rules
             ], indent=2))
         else:
@@ -178,7 +188,8 @@ def run_subcommand(name: str, argv: list[str]) -> int:
             print(json.dumps({"code": r.code, "name": r.name, "section": r.section, "severity": r.severity,
                               "fix": r.fix, "summary": r.summary, "explanation": r.explanation,
                               "bad_example": r.bad_example, "good_example": r.good_example,
-                              "owner": r.owner if isinstance(r.owner, str) else "computed"}, indent=2))
+                              "owner": r.owner if isinstance(r.owner, str) else "computed",
+                              "help": r.help, "no_fix_reason": r.no_fix_reason}, indent=2))
         else:
             sys.stdout.write(rule_page(r))
         return 0

@@ -371,7 +371,7 @@ def _human_size(size: int) -> str:
 
 def lint(root: str, *, use_git: bool = True, registry: Optional[Registry] = None,
          overlay: Optional[dict] = None, config=None, all_cycles: Optional[bool] = None,
-         turn_end: bool = False, source=None, parse=None) -> Result:
+         turn_end: bool = False, source=None, parse=None, removed=()) -> Result:
     """Lint the project at *root*.
 
     *config* (a :class:`~standards_lint.config.Config`) selects rules,
@@ -387,6 +387,7 @@ def lint(root: str, *, use_git: bool = True, registry: Optional[Registry] = None
         all_cycles = bool(config is not None and config.all_cycles)
     project = Project(root, use_git=use_git, overlay=overlay, all_cycles=all_cycles, turn_end=turn_end,
                       source=source, parse=parse,
+                      removed=removed,
                       **({"max_file_size": config.max_file_size} if config is not None and config.max_file_size else {}))
     if registry is None:
         registry = registry_for(project.root, config.plugins if config is not None else ())

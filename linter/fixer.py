@@ -8,6 +8,13 @@ repeat, re-linting in memory, until no applicable fix remains (at most
 through a temporary file and a rename, keeping its BOM and its line endings
 (edits replace characters, never re-encode a line ending they do not touch).
 Nothing is written outside the project root or through a symlink.
+
+A fix may also move files (``Fix.renames``): its edits name the file by its
+old path and apply first, then the text moves to the new path, in memory like
+any edit, so the next pass lints the moved tree.  A move whose target exists
+(on disk or made by an earlier fix) is refused.  On writing, the new file is
+written (atomically, never over an existing file) and then the old one is
+removed; ``--diff`` shows a git-style ``rename from``/``rename to`` header.
 """
 
 from __future__ import annotations
@@ -31,25 +38,51 @@ class FixReport:
     changed: dict[str, tuple[str, str]] = attrs.Factory(dict)  # path -> (before, after)
     skipped: list[str] = attrs.Factory(list)  # paths not written, with reasons
     passes: int = 0
+    # Original path -> final path of every file a fix moved (``changed`` is
+    # keyed by the original path; its "after" text is the moved file's).
+    renamed: dict[str, str] = attrs.Factory(dict)
 
 
 def _applicable(f: Finding, unsafe: bool) -> bool:
     return f.fix is not None and (f.fix.applicability == "safe" or unsafe)
 
 
-def _apply_pass(texts: dict[str, str], findings: list[Finding], unsafe: bool, report: FixReport) -> bool:
+_WHOLE = (0, float("inf"))
+
+
+def _apply_pass(texts: dict[str, str], findings: list[Finding], unsafe: bool, report: FixReport,
+                exists=lambda path: False) -> bool:
+    """Apply one pass of non-overlapping fixes to *texts* (current path ->
+    text).  A moved file leaves *texts* under its old path and appears under
+    its new one; ``texts[old] = None`` marks a file moved away."""
     taken: dict[str, list[tuple[int, int]]] = {}
     chosen: list[Finding] = []
+    targets: set[str] = set()
     for f in findings:
         if not _applicable(f, unsafe):
             continue
         edits = f.fix.edits
-        if any(e.path not in texts for e in edits):
+        renames = f.fix.renames
+        if any(texts.get(e.path) is None for e in edits):
             continue
         if any(_overlaps(taken.get(e.path, []), e.start, e.end) for e in edits):
             continue
+        if renames:
+            olds = [r.old for r in renames]
+            news = [r.new for r in renames]
+            # A move takes its whole file (and its target) for this pass; it
+            # is refused when the target exists or another move makes it.
+            if any(texts.get(o) is None or taken.get(o) for o in olds):
+                continue
+            if any(n in targets or n in texts and texts[n] is not None or exists(n) or n in olds for n in news):
+                continue
+            if len(set(news)) != len(news):
+                continue
         for e in edits:
             taken.setdefault(e.path, []).append((e.start, e.end))
+        for r in renames:
+            taken.setdefault(r.old, []).append(_WHOLE)
+            targets.add(r.new)
         chosen.append(f)
     if not chosen:
         return False
@@ -64,6 +97,11 @@ def _apply_pass(texts: dict[str, str], findings: list[Finding], unsafe: bool, re
             text = text[: e.start] + e.replacement + text[e.end:]
         if text != texts[path]:
             texts[path] = text
+            changed = True
+    for f in chosen:
+        for r in f.fix.renames:
+            texts[r.new] = texts[r.old]
+            texts[r.old] = None
             changed = True
     if changed:
         report.fixed.extend(chosen)
@@ -85,8 +123,9 @@ def fix_project(root: str, *, unsafe: bool = False, write: bool = True, use_git:
     *turn_end*: fix what the turn-end check reports (``lint(turn_end=...)``)."""
     report = FixReport()
     result = lint(root, use_git=use_git, registry=registry, config=config, turn_end=turn_end)
-    originals: dict[str, str] = {}
-    texts: dict[str, str] = {}
+    originals: dict[str, str] = {}  # original path -> text on disk
+    texts: dict[str, Optional[str]] = {}  # current path -> text (None: moved away)
+    origin: dict[str, str] = {}  # current path -> original path
     bom: set[str] = set()
     for _ in range(MAX_PASSES):
         project = result.project
@@ -95,31 +134,84 @@ def fix_project(root: str, *, unsafe: bool = False, write: bool = True, use_git:
         if not candidates:
             break
         for f in candidates:
-            for e in f.fix.edits:
-                if e.path not in texts:
-                    t = project.text(e.path)
+            for path in [e.path for e in f.fix.edits] + [r.old for r in f.fix.renames]:
+                if path not in texts:
+                    t = project.text(path)
                     if t is not None:
-                        originals.setdefault(e.path, t)
-                        texts[e.path] = t
-        if not _apply_pass(texts, candidates, unsafe, report):
+                        originals.setdefault(path, t)
+                        origin[path] = path
+                        texts[path] = t
+        if not _apply_pass(texts, candidates, unsafe, report, exists=project.exists):
             break
+        _track_moves(report.fixed, origin)
         report.passes += 1
         result = project = None  # this pass's model is no longer needed
         _collect_previous_pass()
-        result = lint(root, use_git=use_git, registry=registry, overlay=dict(texts), config=config, turn_end=turn_end)
+        removed = {p for p, t in texts.items() if t is None}
+        overlay = {p: t for p, t in texts.items() if t is not None}
+        result = lint(root, use_git=use_git, registry=registry, overlay=overlay, config=config, removed=removed, turn_end=turn_end)
     for path, after in texts.items():
-        before = originals[path]
-        if after != before:
+        if after is None:
+            continue
+        first = origin.get(path, path)
+        before = originals[first]
+        if first != path:
+            report.renamed[first] = path
+            report.changed[first] = (before, after)
+        elif after != before:
             report.changed[path] = (before, after)
     if write:
-        for path, (_before, after) in report.changed.items():
-            reason = _write(root, path, after, path in bom)
+        for first, (_before, after) in report.changed.items():
+            target = report.renamed.get(first, first)
+            if target != first:
+                reason = _move(root, first, target, after, first in bom)
+            else:
+                reason = _write(root, first, after, first in bom)
             if reason:
-                report.skipped.append(f"{path}: {reason}")
+                report.skipped.append(f"{target}: {reason}")
     return report, result
 
 
-def _write(root: str, rel: str, text: str, bom: bool) -> Optional[str]:
+def _track_moves(fixed: list[Finding], origin: dict[str, str]) -> None:
+    """Keep ``origin`` (current path -> original path) up to date with the
+    moves of the fixes applied so far."""
+    for f in fixed:
+        for r in f.fix.renames:
+            if r.old in origin and r.new not in origin:
+                origin[r.new] = origin[r.old]
+
+
+def _move(root: str, old: str, new: str, text: str, bom: bool) -> Optional[str]:
+    """Write *text* to *new* (which must not exist), then remove *old*."""
+    target = os.path.join(root, *new.split("/"))
+    if os.path.lexists(target):
+        return f"exists; {old} was not moved"
+    source = os.path.join(root, *old.split("/"))
+    if os.path.islink(source):
+        return f"{old} is a symlink; not moved"
+    real_root = os.path.realpath(root)
+    parent = os.path.dirname(target)
+    # Create missing folders only inside the project root.
+    probe = parent
+    while not os.path.isdir(probe):
+        probe = os.path.dirname(probe)
+    if os.path.commonpath([real_root, os.path.realpath(probe)]) != real_root:
+        return "is outside the project root; not written"
+    try:
+        os.makedirs(parent, exist_ok=True)
+    except OSError as exc:
+        return f"could not be written: {exc}"
+    reason = _write(root, new, text, bom, exclusive=True)
+    if reason:
+        return reason
+    try:
+        os.unlink(source)
+    except OSError as exc:
+        return f"was written, but {old} could not be removed: {exc}"
+    return None
+
+
+def _write(root: str, rel: str, text: str, bom: bool, exclusive: bool = False) -> Optional[str]:
     real_root = os.path.realpath(root)
     target = os.path.join(root, *rel.split("/"))
     if os.path.islink(target):
@@ -139,7 +231,12 @@ def _write(root: str, rel: str, text: str, bom: bool) -> Optional[str]:
             fh.flush()
             os.fsync(fh.fileno())
         os.chmod(tmp, mode)
-        os.replace(tmp, target)
+        if exclusive:
+            # never over an existing file: link fails when the target exists
+            os.link(tmp, target)
+            os.unlink(tmp)
+        else:
+            os.replace(tmp, target)
     except OSError as exc:
         try:
             os.unlink(tmp)
@@ -150,12 +247,20 @@ def _write(root: str, rel: str, text: str, bom: bool) -> Optional[str]:
 
 
 def unified_diff(report: FixReport) -> str:
+    """The changes as a unified diff; a moved file gets git's
+    ``diff --git``/``rename from``/``rename to`` header (and its hunks, when
+    its text changed too)."""
     out = []
     for path in sorted(report.changed):
         before, after = report.changed[path]
+        new = report.renamed.get(path, path)
+        if new != path:
+            out.append(f"diff --git a/{path} b/{new}\n")
+            out.append(f"rename from {path}\n")
+            out.append(f"rename to {new}\n")
         out.extend(
             difflib.unified_diff(
-                before.splitlines(keepends=True), after.splitlines(keepends=True), f"a/{path}", f"b/{path}"
+                before.splitlines(keepends=True), after.splitlines(keepends=True), f"a/{path}", f"b/{new}"
             )
         )
     return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in out)

@@ -34,7 +34,7 @@ MAX_FILE_SIZE = 8 * 1024 * 1024
 class Project:
     def __init__(self, root: str, *, use_git: bool = True, overlay: Optional[dict] = None,
                  all_cycles: bool = False, max_file_size: int = MAX_FILE_SIZE, turn_end: bool = False,
-                 source: Optional[DiskSource] = None, parse=None):
+                 source: Optional[DiskSource] = None, parse=None, removed=()):
         self.root = os.path.abspath(root)
         # The Stop hook's turn-end check (PROTOCOL.md, Runtime Tools and Hooks):
         # the acceptance-coverage rules relax which COMPLETE records they hold.
@@ -55,6 +55,9 @@ class Project:
         self.oversized: dict[str, int] = {}
         # In-memory replacements of file texts (used by --diff and --fix passes).
         self.overlay: dict[str, str] = dict(overlay or {})
+        # Files a --fix pass moved away (renames): absent from this model.
+        # An overlay path that is not on disk is a file the pass created.
+        self.removed: frozenset[str] = frozenset(removed or ())
         # Files whose bytes start with a UTF-8 byte-order mark.
         self.bom: set[str] = set()
         self._texts: dict[str, Optional[str]] = {}
@@ -65,7 +68,12 @@ class Project:
     # -- inventory --------------------------------------------------------
     @cached_property
     def files(self) -> list[str]:
-        return self.source.walk()
+        files = self.source.walk()
+        if self.removed or self.overlay:
+            on_disk = set(files)
+            files = sorted([f for f in files if f not in self.removed]
+                           + [f for f in self.overlay if f not in on_disk and f not in self.removed])
+        return files
 
     @cached_property
     def file_set(self) -> frozenset[str]:
@@ -84,10 +92,14 @@ class Project:
         return files
 
     def kind(self, rel: str) -> Optional[str]:
+        if rel in self.removed:
+            return None
+        if rel in self.overlay:
+            return "file"
         return self.source.kind(rel)
 
     def exists(self, rel: str) -> bool:
-        return self.source.kind(rel) is not None
+        return self.kind(rel) is not None
 
     # -- reading ----------------------------------------------------------
     def text(self, rel: str) -> Optional[str]:
@@ -112,6 +124,8 @@ class Project:
         return self._read(rel)
 
     def _read(self, rel: str) -> Optional[str]:
+        if rel in self.removed:
+            return None
         try:
             data = self.source.read_bytes(rel, self.max_file_size)
         except TooLarge as exc:
@@ -123,7 +137,7 @@ class Project:
         return self._decode(rel, data)
 
     def _unreadable(self, rel: str, exc: ReadError) -> None:
-        if self.source.kind(rel) == "file":
+        if self.kind(rel) == "file":
             self.read_problems[rel] = (f"cannot be read: {exc}", Span(1, 1, 1, 1, 0, 0))
 
     def head_text(self, rel: str) -> Optional[str]:
@@ -133,6 +147,8 @@ class Project:
             return self._texts[rel]
         if rel in self.overlay:
             return self.overlay[rel]
+        if rel in self.removed:
+            return None
         try:
             data, complete = self.source.read_head(rel, HEAD_BYTES)
         except ReadError as exc:
@@ -275,7 +291,7 @@ class Project:
 
         out = {}
         for rel in self.markdown_files:
-            if scanned(rel) and self.source.kind(rel) == "file":
+            if scanned(rel) and self.kind(rel) == "file":
                 block = self.provenance(rel)
                 if block is not None:
                     out[rel] = block

@@ -30,6 +30,7 @@ def _descriptor(rule: Rule) -> dict:
             "tags": ["standards", rule.section],
             "protocolSection": rule.section,
             "fix": rule.fix,
+            **({"noFixReason": rule.no_fix_reason} if rule.no_fix_reason else {}),
         },
     }
 
@@ -131,6 +132,8 @@ def _fix(f: Finding, result: Result) -> Optional[dict]:
                 "insertedContent": {"text": e.replacement},
             }
         )
+    if not by_path:
+        return None  # a move alone: SARIF replacements cannot express it (see the result's properties)
     description = f.fix.description or f"Fix {f.code} ({f.fix.applicability})"
     if f.fix.renames:
         moves = "; ".join(f"rename {r.old} to {r.new}" for r in f.fix.renames)
@@ -183,6 +186,9 @@ def render_sarif(result: Result, rules: Optional[list[Rule]] = None) -> str:
             "partialFingerprints": {"standardsLintFindingHash/v1": _fingerprint(f, _line_text(result, f), seen)},
             "properties": {"protocolSection": f.section, "owner": f.owner},
         }
+        # The next step and who takes it: SARIF has no per-result help
+        # object, so they travel as result properties (the rule's help and
+        # helpUri are in its descriptor).
         if f.code in index:
             res["ruleIndex"] = index[f.code]
         fix = _fix(f, result)

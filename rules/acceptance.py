@@ -408,6 +408,8 @@ condition to define, a typo, or stale text.
 """,
     bad_example="| `AC-001` | Users can search by name. |",
     good_example="- `AC-001`: Users can search by name.",
+    help="Define the condition as a list item starting with its ID (`- `AC-001`: ...`), or remove the stray mention.",
+    no_fix_reason="Only Scoper can say whether the mention is a condition to define, a typo, or stale text.",
 )
 def acceptance_condition_not_defined(project):
     ctx = analysis(project)
@@ -448,6 +450,8 @@ every downstream reference ambiguous.
 """,
     bad_example="- `AC-001`: Users can search by name.\n- `AC-001`: Results are sorted.",
     good_example="- `AC-001`: Users can search by name.\n- `AC-002`: Results are sorted.",
+    help="Give one of the conditions a new ID with `node .standards/bin/id.mjs next AC <scope>`, or merge them.",
+    no_fix_reason="Give one of the conditions a new ID with `node .standards/bin/id.mjs next AC <scope>`, or merge them.",
 )
 def acceptance_id_defined_twice(project):
     ctx = analysis(project)
@@ -485,6 +489,8 @@ Scoper knows which entry is stale.
 """,
     bad_example="- `AC-003`: Search is fast.\n\n## Retired Acceptance Identifiers\n\n- `AC-003`: Split.",
     good_example="- `AC-004`: Search is fast.\n\n## Retired Acceptance Identifiers\n\n- `AC-003`: Split.",
+    help="Give the new or replaced condition a new ID, and keep the retired entry under Previous Cycles.",
+    no_fix_reason="A new or replaced condition needs a new ID, and only Scoper knows which entry is stale.",
 )
 def acceptance_id_current_and_retired(project):
     ctx = analysis(project)
@@ -522,6 +528,8 @@ current obligations."
 """,
     bad_example="## Work\n\n- `AC-004`: Now.\n\n## Previous Cycles\n\n- `AC-001`: Earlier.\n\n## More work\n\n- `AC-005`: Also now.",
     good_example="## Work\n\n- `AC-004`: Now.\n- `AC-005`: Also now.\n\n## Previous Cycles\n\n- `AC-001`: Earlier.",
+    help="Keep `## Previous Cycles` last, holding only retired conditions.",
+    no_fix_reason="Moving sections changes which conditions are current.",
 )
 def previous_cycles_not_last(project):
     ctx = analysis(project)
@@ -567,6 +575,8 @@ scope without conditions leaves nothing for the later roles to trace.
 """,
     bad_example="# Greeting guide\n\n## Retired Acceptance Identifiers\n\n- `AC-003`: Retired old title.",
     good_example="# Greeting guide\n\n- `AC-001`: Explain the command and its output.",
+    help="Write the cycle's current acceptance conditions in the scope.",
+    no_fix_reason="Scoper writes the conditions.",
 )
 def documentation_cycle_without_conditions(project):
     ctx = analysis(project)
@@ -610,6 +620,8 @@ downstream record makes to it; Scoper must do it deliberately.
     beyond_checker=True,
     bad_example="- `AC-002`: Export results.\n\n## Previous Cycles\n\n- `AC-001`: Search by name.\n- `AC-002`: Sort results.",
     good_example="- `AC-003`: Export results.\n\n## Previous Cycles\n\n- `AC-001`: Search by name.\n- `AC-002`: Sort results.",
+    help="Renumber this cycle's condition above every identifier under Previous Cycles, and update every reference to it.",
+    no_fix_reason="Renumbering a condition changes the references every downstream record makes to it; Scoper must do it deliberately.",
 )
 def acceptance_numbering_not_continued(project):
     ctx = analysis(project)
@@ -659,6 +671,8 @@ condition the scope still lacks.
 """,
     bad_example="| AC-009 | test/search.test.js | passed |   (the scope defines AC-001 and AC-002)",
     good_example="| AC-001 | test/search.test.js | passed |",
+    help="Reference only conditions the scope defines: correct the ID, or have the scope define the condition.",
+    no_fix_reason="The reference may be a typo, a stale ID or a condition the scope still lacks.",
 )
 def undefined_acceptance_reference(project):
     ctx = analysis(project)
@@ -709,6 +723,8 @@ coverage or an explicit no-architectural-impact disposition".
 """,
     bad_example="## Acceptance Coverage\n\n- `AC-001`: Name index.   (the scope also defines AC-002)",
     good_example="## Acceptance Coverage\n\n- `AC-001`: Name index.\n- `AC-002`: No architectural impact; Documenter owns it.",
+    help='Account for the condition in the design, or state "No architectural impact" for it.',
+    no_fix_reason="The coverage is Architect's design decision.",
 )
 def design_acceptance_coverage(project):
     ctx = analysis(project)
@@ -782,6 +798,8 @@ account for every current AC.
 """,
     bad_example="`Status`: `COMPLETE`\n\n## Acceptance Evidence\n\n| AC-001 | test/search.test.js | passed |   (the scope also defines AC-002)",
     good_example="`Status`: `COMPLETE`\n\n## Acceptance Evidence\n\n| AC-001 | test/search.test.js | passed |\n| AC-002 | pending Documenter | pending |",
+    help="Assess the missing acceptance condition in the record before it is COMPLETE.",
+    no_fix_reason="The owning role must assess the missing condition.",
 )
 def complete_record_acceptance_coverage(project):
     ctx = analysis(project)
@@ -830,6 +848,8 @@ not-yet-implemented ones as `AWAITING_IMPLEMENTATION`.
 """,
     bad_example="`Assessment Purpose`: `INCREMENT`\n\n## Acceptance Evidence\n\n| AC-001 | test/search.test.js | passed |",
     good_example="`Assessment Purpose`: `INCREMENT`\n\n## Acceptance Evidence\n\n| AC-001 | test/search.test.js | passed |\n| AC-004 | DEV-002 | AWAITING_IMPLEMENTATION |",
+    help="Record the increment assessment's disposition for every current acceptance condition.",
+    no_fix_reason="Tester records the disposition.",
 )
 def partial_assessment_acceptance_coverage(project):
     ctx = analysis(project)
@@ -877,6 +897,8 @@ instead, or promote the cycle.
 """,
     bad_example="### DEV-001 — Search endpoint\n\n`Status`: `DONE` `Depends On`: `NONE`\n`Acceptance`: `AC-001`",
     good_example="### DEV-001 — Search endpoint\n\n`Status`: `DONE` `Depends On`: `NONE`",
+    help="Describe the work against `Active Work.Request` instead of AC IDs, or promote the cycle.",
+    no_fix_reason="Describe the work against `Active Work.Request` instead, or promote the cycle.",
 )
 def expedited_acceptance_ids(project):
     ctx = analysis(project)
@@ -924,6 +946,8 @@ the same form under a `## Retired Acceptance Identifiers` heading."
 """,
     bad_example="(committed) - `AC-001`: Users can search.   (now) the line is deleted",
     good_example="## Retired Acceptance Identifiers\n\n- `AC-001`: Removed; search is out of scope.",
+    help="Restore the condition, or retire it under `## Previous Cycles` with its reason.",
+    no_fix_reason="The retirement reason is Scoper's to write.",
 )
 def acceptance_id_deleted(project):
     ctx = analysis(project)
@@ -965,6 +989,8 @@ renumber surviving identifiers or reuse retired ones within the cycle."
 """,
     bad_example="(committed) ## Retired Acceptance Identifiers\n- `AC-003`: Split.\n(now) - `AC-003`: Back again.",
     good_example="(now) - `AC-005`: Back again.",
+    help="Give the condition a new ID from `node .standards/bin/id.mjs next AC <scope>`.",
+    no_fix_reason="The condition needs a new ID from `node .standards/bin/id.mjs next AC <scope>`.",
 )
 def retired_acceptance_id_reused(project):
     ctx = analysis(project)

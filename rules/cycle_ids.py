@@ -54,6 +54,8 @@ records with it).
 """,
     bad_example="`Id`: `made-up-id-1234`",
     good_example="`Id`: `add-user-search-20260927T190146Z-7bef0f04`",
+    help="Get a new ID from `node .standards/bin/cycle.mjs new` and use it everywhere the cycle is named (records move with it).",
+    no_fix_reason="Run the tool for a new ID (and move the cycle's records with it).",
 )
 def cycle_id_form(project):
     f = _id_field(project, project.state)
@@ -86,6 +88,8 @@ reopened".
 """,
     bad_example="HEAD: `WorkflowState`: `SIGNED_OFF`, `Id`: `a-20260101T000000Z-0a1b2c3d`; now `AUDITING` with the same Id",
     good_example="HEAD: `SIGNED_OFF` with `a-20260101T000000Z-0a1b2c3d`; now `AUDITING` with `b-20260102T000000Z-1b2c3d4e`",
+    help="Start the new cycle with a fresh ID from `node .standards/bin/cycle.mjs new`.",
+    no_fix_reason="Start the new cycle with an ID from the tool.",
 )
 def cycle_id_reused(project):
     st = project.state
@@ -127,6 +131,8 @@ cycle ID yourself or reuse one."
     beyond_checker=True,
     bad_example="`Id`: `add-user-search-20261330T190146Z-7bef0f04`",
     good_example="`Id`: `add-user-search-20261130T190146Z-7bef0f04`",
+    help="Get a new cycle ID from `node .standards/bin/cycle.mjs new`.",
+    no_fix_reason="Get a new ID from the tool.",
 )
 def cycle_id_timestamp(project):
     f = _id_field(project, project.state)

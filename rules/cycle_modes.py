@@ -179,6 +179,8 @@ starts a separate implementation cycle.
 """,
     bad_example="`WorkflowState`: `TESTING` `CycleMode`: `DOCUMENTATION`",
     good_example="`WorkflowState`: `DOCUMENTING` `CycleMode`: `DOCUMENTATION`",
+    help="Record the needed user decision in `Active Work.BlockedOn`, or route back to an included DOCUMENTATION state.",
+    no_fix_reason="The way out is a user decision recorded in `Active Work.BlockedOn`, or a legal route back to an included state.",
 )
 def documentation_omitted_state(project):
     sm = state_of(project)
@@ -214,6 +216,8 @@ Promotion**", which sets `CycleMode: STANDARD`.
 """,
     bad_example="`WorkflowState`: `TESTING` `CycleMode`: `EXPEDITED`",
     good_example="`WorkflowState`: `REVIEWING_IMPLEMENTATION` `CycleMode`: `EXPEDITED`",
+    help="Move back to an expedited state, or promote the cycle to STANDARD (Expedited Promotion) with a PromotionReason.",
+    no_fix_reason="Promotion changes several fields and needs a reason.",
 )
 def expedited_omitted_state(project):
     sm = state_of(project)
@@ -249,6 +253,8 @@ work belongs to a recovery frame.
 """,
     bad_example="`WorkflowState`: `DOCUMENTING` `CycleMode`: `STANDARD`\n\n`CompletionPolicy`: `IMPLEMENTATION_REVIEWED`\n\n## Recovery\n\n`Active`: `false`",
     good_example="`WorkflowState`: `DOCUMENTING` `CycleMode`: `STANDARD`\n\n`CompletionPolicy`: `FULL_DELIVERABLE`",
+    help="Either route the work through a recovery frame, or have the user withdraw IMPLEMENTATION_REVIEWED (COMPLETION_CHANGE).",
+    no_fix_reason="Either the user withdraws the shorter policy or the work belongs to a recovery frame.",
 )
 def implementation_reviewed_tail(project):
     sm = state_of(project)
@@ -286,6 +292,7 @@ the fix is unsafe. For `STANDARD` the policy is the user's choice; no fix.
     fix="sometimes",
     bad_example="`CycleMode`: `DOCUMENTATION`\n\n`CompletionPolicy`: `FULL_DELIVERABLE`",
     good_example="`CycleMode`: `DOCUMENTATION`\n\n`CompletionPolicy`: `NONE`",
+    help="Set `CompletionPolicy` to the policy the mode allows (STANDARD: the user's FULL_DELIVERABLE or IMPLEMENTATION_REVIEWED; EXPEDITED and DOCUMENTATION: NONE), or correct `CycleMode`.",
 )
 def policy_mode_mismatch(project):
     sm = state_of(project)
@@ -330,6 +337,7 @@ policy preference" (protocol/user-decisions.md, Change completion policy).
     fix="unsafe",
     bad_example="`CompletionPolicy`: `FULL_DELIVERABLE` `Id`: `UNSET`",
     good_example="`CompletionPolicy`: `NONE` `Id`: `UNSET`",
+    help="Set `CompletionPolicy` to `NONE` (no cycle has started), or restore the cycle's `Id`.",
 )
 def unstarted_policy(project):
     sm = state_of(project)
@@ -368,6 +376,7 @@ the real mistake.
     fix="unsafe",
     bad_example="`WorkflowState`: `TESTING` `CycleMode`: `UNSET`\n\n`Id`: `UNSET`",
     good_example="`WorkflowState`: `AUDITING` `CycleMode`: `UNSET`\n\n`Id`: `UNSET`",
+    help="Set `WorkflowState` to the installed entry state, or restore the cycle's `Id`.",
 )
 def unstarted_workflow_state(project):
     sm = state_of(project)
@@ -407,6 +416,8 @@ exists.
 """,
     bad_example="`Id`: `UNSET`\n\n## Handoff\n\n`Kind`: `FAILURE`",
     good_example="`Id`: `UNSET`\n\n## Handoff\n\n`Kind`: `INITIAL`",
+    help="Set `Handoff.Kind` to `INITIAL` with `From`: `NONE`, or restore the cycle's `Id`.",
+    no_fix_reason="The other handoff fields would need review too.",
 )
 def unstarted_handoff(project):
     sm = state_of(project)
@@ -439,6 +450,8 @@ once a cycle has started."
 """,
     bad_example="`WorkflowState`: `SCOPING` `CycleMode`: `UNSET`\n\n`Id`: `add-search-20260101T000000Z-0a1b2c3d`",
     good_example="`WorkflowState`: `SCOPING` `CycleMode`: `STANDARD`\n\n`Id`: `add-search-20260101T000000Z-0a1b2c3d`",
+    help="Record the cycle's mode in `CycleMode` (STANDARD, EXPEDITED or DOCUMENTATION).",
+    no_fix_reason="The mode is the cycle's own choice.",
 )
 def active_mode_unset(project):
     sm = state_of(project)
@@ -475,6 +488,8 @@ step 3).
 """,
     bad_example="`CycleMode`: `UNSET` `PendingCycleMode`: `DOCUMENTATION`\n\n(MODE.md: `ProjectMode`: `GREENFIELD`)",
     good_example="`CycleMode`: `UNSET` `PendingCycleMode`: `UNSET`\n\n(MODE.md: `ProjectMode`: `GREENFIELD`)",
+    help="Use a STANDARD cycle (GREENFIELD supports only STANDARD), or ask the user for a supported mode.",
+    no_fix_reason="The user chooses a supported mode (Start a cycle, step 3).",
 )
 def greenfield_modes(project):
     sm = state_of(project)
@@ -511,6 +526,8 @@ baseline status first"; Standalone Documenter entry: "The resulting state is
 """,
     bad_example="`WorkflowState`: `DOCUMENTING` `CycleMode`: `DOCUMENTATION`\n\n## Handoff\n\n`Kind`: `INITIAL`",
     good_example="`WorkflowState`: `AUDITING` `CycleMode`: `DOCUMENTATION`\n\n## Handoff\n\n`Kind`: `INITIAL`",
+    help="Start the DOCUMENTATION cycle in `AUDITING`.",
+    no_fix_reason="Which state the work is really in needs the cycle's history.",
 )
 def documentation_entry(project):
     sm = state_of(project)
@@ -556,6 +573,7 @@ effect in this cycle.
     fix="safe",
     bad_example="`CycleMode`: `DOCUMENTATION`\n\n`PendingVerificationCadence`: `INCREMENTAL`",
     good_example="`CycleMode`: `DOCUMENTATION`\n\n`PendingVerificationCadence`: `NONE`",
+    help="Set `PendingVerificationCadence` to `NONE`.",
 )
 def documentation_cadence(project):
     sm = state_of(project)
@@ -588,6 +606,8 @@ Documentation Cycle Contract: do "not fabricate current-cycle records".
 """,
     bad_example="`CycleMode`: `DOCUMENTATION`\n\n`Development`: `.standards/docs/development/x.md`",
     good_example="`CycleMode`: `DOCUMENTATION`\n\n`Development`: `NONE`",
+    help="Set `Active Work.Development` to `NONE`, and ask the user what happens to an existing plan.",
+    no_fix_reason="A development record may exist and needs a decision.",
 )
 def documentation_development(project):
     sm = state_of(project)
@@ -621,6 +641,8 @@ user decision.
 """,
     bad_example="`CycleMode`: `DOCUMENTATION`\n\n`PromotionReason`: `Need tests`",
     good_example="`CycleMode`: `DOCUMENTATION`\n\n`PromotionReason`: `NONE`",
+    help="Set `PromotionReason` to `NONE` and record the needed guarantee as a blocking user decision in `BlockedOn`.",
+    no_fix_reason="The reason records a needed guarantee that calls for a user decision.",
 )
 def documentation_promotion(project):
     sm = state_of(project)
@@ -653,6 +675,8 @@ promotion later causes their owners to create them."
 """,
     bad_example="`CycleMode`: `EXPEDITED`\n\n`Scope`: `.standards/docs/scope/x.md`",
     good_example="`CycleMode`: `EXPEDITED`\n\n`Scope`: `NONE`",
+    help="Set Scope and Architecture to `NONE`, or promote the cycle to STANDARD if the paths are needed.",
+    no_fix_reason="The paths may mean the cycle needs promotion.",
 )
 def expedited_scope(project):
     sm = state_of(project)
@@ -687,6 +711,8 @@ status that needs Auditor-owned context".
 """,
     bad_example="`CycleMode`: `EXPEDITED`\n\n`BaselineReconciliation`:\n\n- `SourceCycle`: `old-20260101T000000Z-0a1b2c3d`\n  `Request`: `Old.`",
     good_example="`CycleMode`: `EXPEDITED`\n\n`BaselineReconciliation`: `NONE`",
+    help="Resolve the BaselineReconciliation in an Auditor-first STANDARD or DOCUMENTATION cycle, not in an EXPEDITED one.",
+    no_fix_reason="The reconciliation obligations must be carried to another cycle, which the user decides.",
 )
 def expedited_baseline(project):
     sm = state_of(project)
@@ -719,6 +745,8 @@ promotion". An expedited cycle therefore never holds it.
 """,
     bad_example="`CycleMode`: `EXPEDITED`\n\n`PendingVerificationCadence`: `INCREMENTAL`",
     good_example="`CycleMode`: `STANDARD`\n\n`PendingVerificationCadence`: `INCREMENTAL`",
+    help="Promote the cycle to STANDARD before requesting INCREMENTAL cadence.",
+    no_fix_reason="Promotion is the protocol's answer.",
 )
 def expedited_incremental(project):
     sm = state_of(project)
@@ -768,6 +796,7 @@ sign-off readiness.
     fix="safe",
     bad_example="`WorkflowState`: `REVIEWING_IMPLEMENTATION` `CycleMode`: `STANDARD`\n\n`PendingVerificationCadence`: `INCREMENTAL`",
     good_example="`WorkflowState`: `REVIEWING_IMPLEMENTATION` `CycleMode`: `STANDARD`\n\n`PendingVerificationCadence`: `NONE`",
+    help="Clear the pending cadence intent (`PendingVerificationCadence`: `NONE`).",
 )
 def stale_cadence(project):
     sm = state_of(project)
@@ -809,6 +838,8 @@ Contract).
 """,
     bad_example="(HEAD) `CycleMode`: `DOCUMENTATION` `Id`: `doc-x-...`\n(now) `CycleMode`: `STANDARD` `Id`: `doc-x-...`",
     good_example="(HEAD) `CycleMode`: `DOCUMENTATION` `Id`: `doc-x-...`\n(now) `WorkflowState`: `CANCELLED` `CycleMode`: `UNSET`",
+    help="Keep the DOCUMENTATION mode, or cancel the cycle and start one of the wanted mode.",
+    no_fix_reason="Converting a cycle in place is forbidden; cancelling is the user's decision.",
 )
 def documentation_converted(project):
     sm = state_of(project)
@@ -856,6 +887,8 @@ decision instead."
 """,
     bad_example="`CycleMode`: `DOCUMENTATION`\n\n## Outstanding Obligations\n\n`Active`: `true`",
     good_example="`CycleMode`: `DOCUMENTATION`\n\n## Outstanding Obligations\n\n`Active`: `false`",
+    help="Remove the promotion obligations and preserve the corrective work elsewhere first (a user decision in BlockedOn).",
+    no_fix_reason="The corrective work must be preserved elsewhere first.",
 )
 def documentation_obligations(project):
     sm = state_of(project)
@@ -896,6 +929,8 @@ cycle." A different mode needs a separate cycle with a new ID.
     beyond_checker=True,
     bad_example="(HEAD) `CycleMode`: `STANDARD` `Id`: `add-x-...`\n(now) `CycleMode`: `EXPEDITED` `Id`: `add-x-...`",
     good_example="(HEAD) `CycleMode`: `EXPEDITED` `Id`: `add-x-...`\n(now) `CycleMode`: `STANDARD` `Id`: `add-x-...` (promotion)",
+    help="Restore the cycle's mode; only Expedited Promotion changes it, to STANDARD.",
+    no_fix_reason="Which mode is the real one needs the cycle's history.",
 )
 def cycle_mode_changed(project):
     sm = state_of(project)

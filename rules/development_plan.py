@@ -17,9 +17,10 @@ from typing import Iterator, Optional
 
 from standards_lint.ast import Container, Document, Field, Span
 from standards_lint.holding import holding
+from standards_lint.findings import Edit, Fix
 from standards_lint.protocol import CYCLE_ID_RE, ROUTE_STANDARD_BROWNFIELD, TERMINAL_STATES, record_path
 from standards_lint.records import provenance_of
-from standards_lint.rule import module_rules, report, rule
+from standards_lint.rule import module_rules, replace, report, rule
 
 PLAN_STATUSES = ("PROPOSED", "APPROVED", "IN_PROGRESS", "COMPLETE")
 STEP_STATUSES = ("PENDING", "IN_PROGRESS", "DONE")
@@ -327,7 +328,28 @@ def header_fields_once(doc: Document, names, record: str):
             continue
         where = (doc.path, found[1].span) if len(found) > 1 else field_anchor(doc, found[0] if found else None)
         what = "is repeated" if len(found) > 1 else ("is empty" if found else "is missing")
-        yield report(where, f"`{name}` {what}; the {record} header needs it exactly once with a value.")
+        fix = None
+        if len(found) > 1 and len({f.value for f in found}) == 1 and found[0].value.strip():
+            # Copies of one value: dropping the repeats loses nothing.
+            fix = Fix(tuple(Edit(doc.path, *_field_removal(doc.text, f), "") for f in found[1:]), "safe",
+                      f"Remove the repeated `{name}`")
+        yield report(where, f"`{name}` {what}; the {record} header needs it exactly once with a value.", fix)
+
+
+def _field_removal(text: str, f) -> tuple[int, int]:
+    """Span removing field *f*: its whole line when it stands alone there,
+    else the field and the one space separating it."""
+    line_start = text.rfind("\n", 0, f.span.start) + 1
+    nl = text.find("\n", f.span.end)
+    line_end = len(text) if nl == -1 else nl + 1
+    if not text[line_start:f.span.start].strip() and not text[f.span.end:line_end].strip():
+        return line_start, line_end
+    start, end = f.span.start, f.span.end
+    if start > 0 and text[start - 1] == " ":
+        start -= 1
+    elif end < len(text) and text[end] == " ":
+        end += 1
+    return start, end
 
 
 # -- the workflow position ----------------------------------------------------
@@ -516,6 +538,8 @@ Step states (`DONE`, `PENDING`) or report states (`BLOCKED`) are not plan states
 **Fix safety.** No fix: which state the plan is in is the Developer's judgement.""",
     bad_example="`Status`: `DONE` `Verification Cadence`: `AFTER_IMPLEMENTATION`",
     good_example="`Status`: `COMPLETE` `Verification Cadence`: `AFTER_IMPLEMENTATION`",
+    help="Set the plan's `Status` to PROPOSED, APPROVED, IN_PROGRESS or COMPLETE.",
+    no_fix_reason="Which state the plan is in is the Developer's judgement.",
 )
 def plan_status_value(project):
     yield from _header_value_in(
@@ -547,9 +571,12 @@ leaves empty `Verification Cadence` or `Current Increment`.
 **Why.**
 {_WHY_CADENCE}
 
-**Fix safety.** No fix: with a repeated field, which value is meant is unknown.""",
+**Fix safety.** Sometimes (safe): copies of one value are dropped, keeping the first. A missing or empty field, or copies with different values, have no fix: which value is meant is unknown.""",
     bad_example="`Status`: `IN_PROGRESS` `Verification Cadence`: `INCREMENTAL`",
     good_example="`Status`: `IN_PROGRESS` `Verification Cadence`: `INCREMENTAL` `Current Increment`: `1`",
+    fix="sometimes",
+    help="Keep `Verification Cadence` and `Current Increment` once each in the plan header, with a value.",
+    no_fix_reason="A missing value, or copies with different values: which value is meant is unknown.",
 )
 def plan_cadence_fields_once(project):
     plan = load_plan(project)
@@ -573,6 +600,8 @@ default) or `INCREMENTAL`.
 **Fix safety.** No fix: the cadence is a user decision.""",
     bad_example="`Verification Cadence`: `incremental`",
     good_example="`Verification Cadence`: `INCREMENTAL`",
+    help="Set `Verification Cadence` to AFTER_IMPLEMENTATION or INCREMENTAL, as the user chose.",
+    no_fix_reason="The cadence is a user decision.",
 )
 def verification_cadence_value(project):
     yield from _header_value_in(
@@ -596,6 +625,8 @@ def verification_cadence_value(project):
 **Fix safety.** No fix.""",
     bad_example="`Current Increment`: `none`",
     good_example="`Current Increment`: `NONE`",
+    help="Set `Current Increment` to `NONE` or the number of the increment in progress.",
+    no_fix_reason="Which increment is in progress is the Developer's record.",
 )
 def current_increment_value(project):
     plan = load_plan(project)
@@ -626,6 +657,8 @@ def current_increment_value(project):
 **Fix safety.** No fix.""",
     bad_example="`Current Increment`: `3`\n\n## Verification Increments\n\n### Increment 1",
     good_example="`Current Increment`: `1`\n\n## Verification Increments\n\n### Increment 1",
+    help="Add the `### Increment N` entry, or set `Current Increment` to an increment the plan defines.",
+    no_fix_reason="Whether the entry or the number is wrong is the Developer's call.",
 )
 def current_increment_defined(project):
     plan = load_plan(project)
@@ -664,6 +697,7 @@ Contradictory cadence values are defects (Verification Cadence).
     fix="safe",
     bad_example="`Verification Cadence`: `AFTER_IMPLEMENTATION` `Current Increment`: `2`",
     good_example="`Verification Cadence`: `AFTER_IMPLEMENTATION` `Current Increment`: `NONE`",
+    help="Set `Current Increment` to `NONE`.",
 )
 def after_implementation_current_increment(project):
     plan = load_plan(project)
@@ -702,6 +736,7 @@ def _current_increment_must_be_none(plan, because: str):
     fix="safe",
     bad_example="`Status`: `COMPLETE` `Verification Cadence`: `INCREMENTAL` `Current Increment`: `2`",
     good_example="`Status`: `COMPLETE` `Verification Cadence`: `INCREMENTAL` `Current Increment`: `NONE`",
+    help="Set `Current Increment` to `NONE`.",
 )
 def complete_plan_current_increment(project):
     plan = load_plan(project)
@@ -725,6 +760,8 @@ def complete_plan_current_increment(project):
 (user-decisions.md, Switch verification cadence).""",
     bad_example="`CycleMode`: `EXPEDITED` ... plan: `Verification Cadence`: `INCREMENTAL`",
     good_example="`CycleMode`: `EXPEDITED` ... plan: `Verification Cadence`: `AFTER_IMPLEMENTATION`",
+    help="Use `Verification Cadence`: `AFTER_IMPLEMENTATION`, or promote the cycle to STANDARD first.",
+    no_fix_reason="An incremental request needs promotion to STANDARD first (user-decisions.md, Switch verification cadence).",
 )
 def expedited_cadence(project):
     plan = load_plan(project)
@@ -755,9 +792,12 @@ the active plan: present once, and one of `PENDING`, `IN_PROGRESS`, `DONE`.
 `` `Status`: `PENDING | IN_PROGRESS | DONE` ``; the checkpoint and completion gates
 (Checkpoint Handoffs, Full Verification Boundary) are defined on steps being `DONE`.
 
-**Fix safety.** No fix.""",
+**Fix safety.** Sometimes (safe): a status that is one of the three in another letter case or inside the template's angle brackets (`done`, `<DONE>`) is respelt. Otherwise no fix.""",
     bad_example="### DEV-002 — Search box\n\n`Status`: `WAITING` `Depends On`: `DEV-001`",
     good_example="### DEV-002 — Search box\n\n`Status`: `PENDING` `Depends On`: `DEV-001`",
+    fix="sometimes",
+    help="Set the step's `Status` to PENDING, IN_PROGRESS or DONE.",
+    no_fix_reason="Only a misspelt status has an unmistakable value; otherwise the step's progress is the Developer's record.",
 )
 def step_status_value(project):
     plan = load_plan(project)
@@ -770,10 +810,16 @@ def step_status_value(project):
         if found:
             msg = f"{s.id} has Status `{found[0].value}`; a step's Status must be PENDING, IN_PROGRESS or DONE."
             where = (plan.path, found[0].value_span)
+            fix = None
+            # Only the spelling is off (`done`, `<DONE>`): the value is meant.
+            meant = found[0].value.strip().strip("<>").strip().upper().replace(" ", "_")
+            if len(found) == 1 and meant in ("PENDING", "IN_PROGRESS", "DONE"):
+                fix = replace(plan.path, found[0].value_span, meant, description=f"Spell the Status `{meant}`")
         else:
             msg = f"{s.id} has no `Status` field; give it one: PENDING, IN_PROGRESS or DONE."
             where = s.container.heading
-        yield report(where, msg)
+            fix = None
+        yield report(where, msg, fix)
 
 
 @rule(
@@ -790,9 +836,11 @@ matters." A step that waits for itself can never become ready, and the checkpoin
 ("all implementation steps and dependencies needed for that outcome are `DONE`",
 Checkpoint Handoffs) cannot be judged.
 
-**Fix safety.** No fix.""",
+**Fix safety.** Safe: the step is dropped from its own `Depends On` (`NONE` when nothing else remains).""",
     bad_example="### DEV-002 — Search box\n\n`Status`: `PENDING` `Depends On`: `DEV-001, DEV-002`",
     good_example="### DEV-002 — Search box\n\n`Status`: `PENDING` `Depends On`: `DEV-001`",
+    fix="safe",
+    help="Remove the step from its own `Depends On`.",
 )
 def step_self_dependency(project):
     plan = load_plan(project)
@@ -800,7 +848,11 @@ def step_self_dependency(project):
         return
     for s in plan.steps:
         if s.id in s.deps:
-            yield report((plan.path, s.deps_field.value_span), f"{s.id} lists itself in `Depends On`.")
+            rest = [d for d in s.deps if d != s.id]
+            value = ", ".join(rest) if rest else "NONE"
+            fix = replace(plan.path, s.deps_field.value_span, value,
+                          description=f"Drop {s.id} from its own `Depends On`")
+            yield report((plan.path, s.deps_field.value_span), f"{s.id} lists itself in `Depends On`.", fix)
 
 
 @rule(
@@ -820,6 +872,8 @@ gate needs "all implementation steps and dependencies needed for that outcome" t
 **Fix safety.** No fix.""",
     bad_example="### DEV-002 — Search box\n\n`Status`: `PENDING` `Depends On`: `DEV-008`",
     good_example="### DEV-002 — Search box\n\n`Status`: `PENDING` `Depends On`: `DEV-001`",
+    help="Make `Depends On` name steps of this plan (or `NONE`).",
+    no_fix_reason="Whether the dependency is a typo or a missing step is the Developer's call.",
 )
 def step_unknown_dependency(project):
     plan = load_plan(project)
@@ -904,6 +958,8 @@ matters." Steps in a loop can never all become ready.
 **Fix safety.** No fix.""",
     bad_example="### DEV-001\n\n`Status`: `PENDING` `Depends On`: `DEV-002`\n\n### DEV-002\n\n`Status`: `PENDING` `Depends On`: `DEV-001`",
     good_example="### DEV-001\n\n`Status`: `PENDING` `Depends On`: `NONE`\n\n### DEV-002\n\n`Status`: `PENDING` `Depends On`: `DEV-001`",
+    help="Break the dependency loop so the steps can be ordered.",
+    no_fix_reason="Which dependency to drop is a planning decision.",
 )
 def step_dependency_loop(project):
     plan = load_plan(project)
@@ -930,6 +986,8 @@ and Developer's completion gate otherwise passes." (See also Full Verification B
 **Fix safety.** No fix: either finish the step or reopen the plan.""",
     bad_example="`Status`: `COMPLETE` ...\n\n### DEV-002\n\n`Status`: `PENDING` `Depends On`: `DEV-001`",
     good_example="`Status`: `COMPLETE` ...\n\n### DEV-002\n\n`Status`: `DONE` `Depends On`: `DEV-001`",
+    help="Finish the step (DONE), or reopen the plan.",
+    no_fix_reason="Either finish the step or reopen the plan.",
 )
 def complete_plan_unfinished_step(project):
     plan = load_plan(project)
@@ -958,6 +1016,8 @@ invalidates the expected outcome of a completed step, reopen only the affected s
 **Fix safety.** No fix: restore the step from history (reopened if needed).""",
     bad_example="HEAD: ### DEV-001 (`DONE`)  now: the plan starts at ### DEV-003",
     good_example="HEAD: ### DEV-001 (`DONE`)  now: ### DEV-001 (`IN_PROGRESS`, reopened)",
+    help="Restore the step from history (reopened if needed).",
+    no_fix_reason="Restore the step from history (reopened if needed).",
 )
 def done_step_removed(project):
     from standards_lint.parser import parse_markdown
@@ -1001,9 +1061,12 @@ and a scoped recovery whose plan saves the suspended Developer assignment are ex
 > applicable Developer and Tester gates must hold for the current implementation.
 > (PROTOCOL.md, Full Verification Boundary)
 
-**Fix safety.** No fix.""",
+**Fix safety.** Sometimes (unsafe): when every step is DONE, the plan's `Status` is set to `COMPLETE` (the Developer confirms the gate passed). Otherwise no fix.""",
     bad_example="`WorkflowState`: `REVIEWING_IMPLEMENTATION` ... plan: `Status`: `IN_PROGRESS`",
     good_example="`WorkflowState`: `REVIEWING_IMPLEMENTATION` ... plan: `Status`: `COMPLETE`",
+    fix="sometimes",
+    help="Complete the plan (every step DONE, `Status`: `COMPLETE`), or route the unfinished work back to DEVELOPING.",
+    no_fix_reason="Steps are not DONE yet: completing the plan is the Developer's gate.",
 )
 def plan_complete_after_developing(project):
     plan = load_plan(project)
@@ -1014,9 +1077,15 @@ def plan_complete_after_developing(project):
         return
     if not developer_completion_due(project, plan):
         return
+    fix = None
+    # Every step is DONE: completing the plan is what remains of the gate.
+    if plan.steps and all(s.done for s in plan.steps) and len(fields(plan.header, "Status")) == 1:
+        fix = replace(plan.path, f.value_span, "COMPLETE", safe=False,
+                      description="Mark the plan COMPLETE (every step is DONE)")
     yield report(
         (plan.path, f.value_span),
         f"The cycle has passed DEVELOPING, so the plan must be COMPLETE; its Status is `{f.value}`.",
+        fix,
     )
 
 
@@ -1042,6 +1111,8 @@ its position under `## Verification Increments`.
 **Fix safety.** No fix: renumbering assessed increments is itself forbidden.""",
     bad_example="### Increment 1\n...\n### Increment 3",
     good_example="### Increment 1\n...\n### Increment 2",
+    help="Number the `### Increment N` entries 1, 2, 3, ... in order.",
+    no_fix_reason="Renumbering assessed increments is itself forbidden.",
 )
 def increment_numbering(project):
     plan = load_plan(project)
@@ -1071,6 +1142,8 @@ ambiguous. (PROTOCOL.md, Testable Increments)
 **Fix safety.** No fix.""",
     bad_example="### Increment 1\n...\n### Increment 1",
     good_example="### Increment 1\n...\n### Increment 2",
+    help="Define each increment number once.",
+    no_fix_reason="Which copy of the increment is current is the Developer's call.",
 )
 def increment_duplicate(project):
     plan = load_plan(project)
@@ -1100,6 +1173,8 @@ leaving empty `Development Steps` or `Acceptance`.
 **Fix safety.** No fix.""",
     bad_example="### Increment 1\n\n`Acceptance`: `AC-001`",
     good_example="### Increment 1\n\n`Development Steps`: `DEV-001` `Acceptance`: `AC-001`",
+    help="Give the increment `Development Steps` and `Acceptance` once each, with values.",
+    no_fix_reason="The steps and conditions of an increment are planning decisions.",
 )
 def increment_fields_once(project):
     plan = load_plan(project)
@@ -1130,6 +1205,8 @@ require "all implementation steps and dependencies needed for that outcome" to b
 **Fix safety.** No fix.""",
     bad_example="`Development Steps`: `the endpoint`",
     good_example="`Development Steps`: `DEV-001, DEV-002`",
+    help="List the increment's steps as DEV-NNN IDs separated by commas.",
+    no_fix_reason="Which steps belong to the increment is a planning decision.",
 )
 def increment_steps_format(project):
     plan = load_plan(project)
@@ -1159,6 +1236,8 @@ Increments)
 **Fix safety.** No fix.""",
     bad_example="`Acceptance`: `search works`",
     good_example="`Acceptance`: `AC-001, AC-004`",
+    help="List the increment's conditions as AC-NNN IDs separated by commas.",
+    no_fix_reason="Which conditions the increment covers is a planning decision.",
 )
 def increment_acceptance_format(project):
     plan = load_plan(project)
@@ -1189,6 +1268,8 @@ Increments)
 **Fix safety.** No fix.""",
     bad_example="### Increment 1\n\n`Development Steps`: `DEV-001` `Acceptance`: `AC-001`",
     good_example="### Increment 1\n\n`Development Steps`: `DEV-001` `Acceptance`: `AC-001`\n\n**Ready Outcome**\n\nSearch endpoint returns matches.",
+    help="Write the increment's **Ready Outcome**.",
+    no_fix_reason="The outcome is the Developer's to describe.",
 )
 def increment_ready_outcome(project):
     plan = load_plan(project)
@@ -1216,6 +1297,8 @@ Handoffs). A step that does not exist cannot be.
 **Fix safety.** No fix.""",
     bad_example="`Development Steps`: `DEV-009`",
     good_example="`Development Steps`: `DEV-001`",
+    help="Name only steps of this plan in `Development Steps`.",
+    no_fix_reason="Whether the step is missing or the ID is a typo is the Developer's call.",
 )
 def increment_unknown_step(project):
     plan = load_plan(project)
@@ -1287,6 +1370,8 @@ sets `User Style Locked: true` for the rest of the cycle."
 **Fix safety.** No fix.""",
     bad_example="`User Style Locked`: `true` `Status`: `PROPOSED` (in TESTING after CHECKPOINT)",
     good_example="`User Style Locked`: `true` `Status`: `IN_PROGRESS` (in TESTING after CHECKPOINT)",
+    help="Approve the plan with the user's style locked (`User Style Locked`: `true`) before a checkpoint.",
+    no_fix_reason="Approval and the style lock are user decisions.",
 )
 def checkpoint_approved_plan(project):
     if developer_checkpoint(project) is None:
@@ -1320,6 +1405,8 @@ whose `Current Increment` is not `N`.
 **Fix safety.** No fix.""",
     bad_example="`Reason`: `Increment 1 ready.` ... plan: `Current Increment`: `9`",
     good_example="`Reason`: `Increment 1 ready.` ... plan: `Current Increment`: `1`",
+    help="Set INCREMENTAL cadence and `Current Increment` to the handed-off increment.",
+    no_fix_reason="The cadence is a user decision and the increment the Developer's.",
 )
 def checkpoint_current_increment(project):
     n = developer_checkpoint(project)
@@ -1356,6 +1443,8 @@ block), nothing is defined and the finding points at that path.
 **Fix safety.** No fix.""",
     bad_example="`Reason`: `Increment 2 ready.` ... plan defines only ### Increment 1",
     good_example="`Reason`: `Increment 2 ready.` ... plan defines ### Increment 1 and ### Increment 2",
+    help="Define the handed-off increment in the plan, or name a defined one in the checkpoint.",
+    no_fix_reason="Which of the two is wrong is the Developer's call.",
 )
 def checkpoint_increment_defined(project):
     n = any_checkpoint(project)
@@ -1388,6 +1477,8 @@ dependencies, that is not `DONE`.
 **Fix safety.** No fix.""",
     bad_example="### Increment 1 — `Development Steps`: `DEV-001`; DEV-001 `Status`: `PENDING`",
     good_example="### Increment 1 — `Development Steps`: `DEV-001`; DEV-001 `Status`: `DONE`",
+    help="Finish the increment's steps and their dependencies (DONE) before the checkpoint.",
+    no_fix_reason="Finishing steps is implementation work.",
 )
 def checkpoint_steps_done(project):
     n = developer_checkpoint(project)
@@ -1424,6 +1515,8 @@ and "Persist claims and actual evidence in the owning records before changing st
 **Fix safety.** No fix.""",
     bad_example="### DEV-001 — Search endpoint\n\n`Status`: `DONE` `Depends On`: `NONE`",
     good_example="### DEV-001 — Search endpoint\n\n`Status`: `DONE` `Depends On`: `NONE`\n\n**Self-Check**\n\n`npm test` in the root; exit 0.",
+    help="Persist **Self-Check** evidence for every step behind the checkpoint.",
+    no_fix_reason="The evidence is the Developer's to produce.",
 )
 def checkpoint_self_check(project):
     n = developer_checkpoint(project)

@@ -217,11 +217,13 @@ invalidated, record `Handoff.Kind: USER_REWORK` with its `FailureType`, and
 route to that owner." Without it nobody can tell which owner the corrective
 work belongs to.
 
-**Fix safety.** No fix: only the discoverer (or the user, for rework) knows
-which owner's work is defective.
+**Fix safety.** Sometimes (unsafe): when the last recovery frame is the one this handoff pushed (same `From`, `Owner` equal to `WorkflowState`), its `FailureType` is copied. Otherwise only the discoverer (or the user, for rework) knows whose work is defective.
 """,
     bad_example="`Kind`: `FAILURE` `From`: `TESTING` `FailureType`: `NONE` `Reason`: `Broken test.`",
     good_example="`Kind`: `FAILURE` `From`: `TESTING` `FailureType`: `IMPLEMENTATION` `Reason`: `Search crashes on empty input.`",
+    fix="sometimes",
+    help="Name the FailureType of the defect (or of the earliest invalidated work) in `Handoff.FailureType`.",
+    no_fix_reason="Only the discoverer (or the user, for rework) knows whose work is defective, unless the frame it pushed records it.",
 )
 def corrective_handoff_failure_type(project):
     v = _view(project)
@@ -232,7 +234,17 @@ def corrective_handoff_failure_type(project):
     else:
         msg = ("A USER_REWORK handoff must name the FailureType of the earliest work the change "
                "invalidates, not NONE.")
-    yield report(_at(v.ft_f), msg)
+    fix = None
+    frames = v.frames
+    # The frame this handoff pushed records the failure type it routed.
+    if frames and v.ft_f is not None:
+        last = frames[-1]
+        ft = v.value(last, "FailureType")
+        if (v.value(last, "From") == v.frm and v.value(last, "Owner") == v.ws and ft in FAILURE_TARGETS
+                and v.ws in FAILURE_TARGETS[ft]):
+            fix = replace(v.ft_f.path, v.ft_f.value_span, ft, safe=False,
+                          description=f"Name the FailureType the active frame records, {ft}")
+    yield report(_at(v.ft_f), msg, fix)
 
 
 @rule(
@@ -260,6 +272,8 @@ only the routing role knows which.
 """,
     bad_example="`WorkflowState`: `SCOPING` ... `Kind`: `FAILURE` `From`: `SCOPING` `FailureType`: `ARCHITECTURE`",
     good_example="`WorkflowState`: `ARCHITECTING` ... `Kind`: `FAILURE` `From`: `SCOPING` `FailureType`: `ARCHITECTURE`",
+    help="Move `WorkflowState` to the owner of the FailureType, or correct the FailureType.",
+    no_fix_reason="Either the state or the failure type is wrong, and only the routing role knows which.",
 )
 def corrective_handoff_target(project):
     v = _view(project)
@@ -294,13 +308,15 @@ corrective target, ... `ResumeAt` = interrupted state". The newest frame is
 the last one ("The last frame is active"). Without it the work cannot return
 to the interrupted state.
 
-**Fix safety.** No fix: the frame's `Reason`, `ResumeAt` and position in a
-nested stack need the routing role's judgement.
+**Fix safety.** Sometimes (unsafe): with an empty stack and a consistent handoff (its target owns its FailureType, both states on the cycle's route), the fix pushes `### Frame 1` as Recovery Mechanics spells it out (`From` and `ResumeAt` the handoff's `From`, `Owner` the `WorkflowState`, the handoff's `FailureType` and `Reason`, `RerunThrough`: `NONE`) and sets `Recovery.Active` to `true`. An existing stack needs the routing role's judgement.
 """,
     bad_example="`Kind`: `FAILURE` `From`: `TESTING` `FailureType`: `ARCHITECTURE` ... with `Recovery` `Active`: `false`",
     good_example="""`Kind`: `FAILURE` `From`: `TESTING` `FailureType`: `ARCHITECTURE` ...
 ### Frame 1
 `From`: `TESTING` `Owner`: `ARCHITECTING` `FailureType`: `ARCHITECTURE` ...""",
+    fix="sometimes",
+    help="Push the recovery frame the handoff requires (`From` = interrupted state, `Owner` = corrective target, its FailureType and Reason, `ResumeAt` = `From`, `RerunThrough`: `NONE`).",
+    no_fix_reason="An existing stack must be reconciled by the routing role; a frame is pushed only when the stack is empty.",
 )
 def corrective_handoff_recovery_frame(project):
     v = _view(project)
@@ -323,7 +339,62 @@ def corrective_handoff_recovery_frame(project):
         where,
         f"The {v.kind} handoff moved from {frm} to {ws}, so the last recovery frame must record "
         f"`From`: `{frm}` and `Owner`: `{ws}`; {found}.",
+        None if frames else _push_frame_fix(project, v),
     )
+
+
+def _section_end(st, section) -> Optional[int]:
+    """Offset where the line after *section*'s last content begins: the start
+    of the next `##` heading, else the end of the file."""
+    secs = list(st.doc.sections)
+    for i, s in enumerate(secs):
+        if s is section:
+            if i + 1 < len(secs) and secs[i + 1].heading is not None:
+                return secs[i + 1].heading.span.start
+            return len(st.doc.text)
+    return None
+
+
+def _push_frame_fix(project, v):
+    """Push the frame Recovery Mechanics spells out for a corrective handoff
+    to a different state: `From` = `ResumeAt` = the interrupted state,
+    `Owner` = the corrective target, the handoff's FailureType and Reason,
+    `RerunThrough: NONE`; Recovery becomes active.  Only when the handoff
+    itself is consistent (its target owns its FailureType, both states are
+    on the cycle's route), so the frame is a valid one."""
+    from standards_lint.findings import Edit, Fix
+    from standards_lint.rules.recovery import DOC_UNROUTABLE, _in_route
+
+    st = v.st
+    frm, ws, ft = v.frm, v.ws, v.ft
+    reason = v.value(v.handoff, "Reason")
+    if ft not in FAILURE_TARGETS or ws not in FAILURE_TARGETS[ft] or not reason or "`" in reason:
+        return None
+    if not _in_route(project, frm) or not _in_route(project, ws, role=True) or frm == ws:
+        return None
+    mode = st.cycle_mode
+    if mode == "DOCUMENTATION" and (ft in DOC_UNROUTABLE or (ft == "REVIEW" and ws != "REVIEWING_FINAL")):
+        return None
+    rec = st.recovery
+    if rec is None or list(rec.subsections):
+        return None
+    active = v.recovery_active_f
+    if active is None or active.value not in ("true", "false"):
+        return None
+    at = _section_end(st, rec)
+    if at is None:
+        return None
+    text = st.doc.text
+    nl = "\r\n" if "\r\n" in text else "\n"
+    lead = "" if text[:at].endswith(nl + nl) else (nl if text[:at].endswith(nl) else nl + nl)
+    frame = (f"{lead}### Frame 1{nl}{nl}`From`: `{frm}` `Owner`: `{ws}` `FailureType`: `{ft}`{nl}"
+             f"`Reason`: `{reason}` `ResumeAt`: `{frm}` `RerunThrough`: `NONE`{nl}{nl}")
+    if at == len(text):
+        frame = frame[: -len(nl)]
+    edits = [Edit(st.path, at, at, frame)]
+    if active.value != "true":
+        edits.insert(0, Edit(st.path, active.value_span.start, active.value_span.end, "true"))
+    return Fix(tuple(edits), "unsafe", f"Push recovery frame 1 ({frm} -> {ws}, {ft})")
 
 
 # -- Documentation Cycle Contract ---------------------------------------------------
@@ -351,6 +422,8 @@ scope or cancel and start an implementation cycle.
 """,
     bad_example="`CycleMode`: `DOCUMENTATION` ... `Kind`: `FAILURE` `From`: `DOCUMENTING` `FailureType`: `VERIFICATION`",
     good_example="`CycleMode`: `DOCUMENTATION` ... `BlockedOn`: `The example needs a behavior change; keep the documentation scope or cancel?`",
+    help="Record the needed user decision in `Active Work.BlockedOn` instead of routing to an omitted owner.",
+    no_fix_reason="The user must decide to keep a documentation-only scope or cancel and start an implementation cycle.",
 )
 def documentation_omitted_failure_owner(project):
     v = _view(project)
@@ -392,6 +465,7 @@ really being routed, the handoff kind is what needs to change.
     fix="unsafe",
     bad_example="`CycleMode`: `DOCUMENTATION` ... `Kind`: `FORWARD` `From`: `DOCUMENTING` `FailureType`: `REVIEW`",
     good_example="`CycleMode`: `DOCUMENTATION` ... `Kind`: `FORWARD` `From`: `DOCUMENTING` `FailureType`: `NONE`",
+    help="Set `Handoff.FailureType` to `NONE`, or change the handoff kind if a defect was routed.",
 )
 def documentation_handoff_failure_type(project):
     v = _view(project)
@@ -430,6 +504,7 @@ never reopened."
     fix="sometimes",
     bad_example="`CycleMode`: `DOCUMENTATION` ... `Kind`: `NEW_CYCLE` `From`: `SCOPING`",
     good_example="`CycleMode`: `DOCUMENTATION` ... `Kind`: `NEW_CYCLE` `From`: `SIGNED_OFF`",
+    help="Set `Handoff.From` to `NONE` (INITIAL) or to the terminal state of the previous cycle (NEW_CYCLE).",
 )
 def documentation_entry_origin(project):
     v = _view(project)
@@ -477,6 +552,8 @@ cycle's history.
 """,
     bad_example="`CycleMode`: `DOCUMENTATION` ... `Kind`: `FAILURE` `From`: `TESTING` `FailureType`: `PROJECT_CONTEXT`",
     good_example="`CycleMode`: `DOCUMENTATION` ... `Kind`: `FAILURE` `From`: `REVIEWING_FINAL` `FailureType`: `PROJECT_CONTEXT`",
+    help="Set `Handoff.From` to the included state that was interrupted.",
+    no_fix_reason="The interrupted state has to be recovered from the cycle's history.",
 )
 def documentation_omitted_origin(project):
     v = _view(project)
@@ -515,6 +592,8 @@ included roles; `AWAITING_USER_SIGNOFF` and terminal states belong to no role.
 """,
     bad_example="`CycleMode`: `DOCUMENTATION` ... `Kind`: `RESUME` `From`: `AWAITING_USER_SIGNOFF`",
     good_example="`CycleMode`: `DOCUMENTATION` ... `Kind`: `RESUME` `From`: `SCOPING`",
+    help="Resume from the included role's state that owned the frame.",
+    no_fix_reason="The frame that was popped is not recorded anymore.",
 )
 def documentation_resume_origin(project):
     v = _view(project)
@@ -551,6 +630,8 @@ requires the full gate, even with frames active."
 """,
     bad_example="`WorkflowState`: `REVIEWING_FINAL` `CycleMode`: `DOCUMENTATION` ... `Kind`: `FORWARD` `From`: `ARCHITECTING`",
     good_example="`WorkflowState`: `DOCUMENTING` `CycleMode`: `DOCUMENTATION` ... `Kind`: `FORWARD` `From`: `ARCHITECTING`",
+    help="Take exactly one step of the Documentation Brownfield route, or use the handoff kind that matches the transition.",
+    no_fix_reason="Either the state, the source or the kind is wrong.",
 )
 def documentation_forward_route(project):
     v = _view(project)
@@ -593,6 +674,8 @@ it "controls when Developer hands implemented outcomes to Tester in a
 """,
     bad_example="`WorkflowState`: `SCOPING` ... `Kind`: `CHECKPOINT` `From`: `DEVELOPING`",
     good_example="`WorkflowState`: `TESTING` `CycleMode`: `STANDARD` ... `Kind`: `CHECKPOINT` `From`: `DEVELOPING` `FailureType`: `NONE`",
+    help="Use CHECKPOINT only for a STANDARD DEVELOPING <-> TESTING exchange with FailureType NONE and no active recovery; otherwise use FORWARD or FAILURE.",
+    no_fix_reason="Which kind the transition was is a fact of the last handoff.",
 )
 def checkpoint_exchange(project):
     v = _view(project)
@@ -634,6 +717,8 @@ defined increment." One handoff assigns or returns one increment.
 """,
     bad_example="`Kind`: `CHECKPOINT` `From`: `DEVELOPING` `FailureType`: `NONE` `Reason`: `Increment 1 and Increment 2 ready.`",
     good_example="`Kind`: `CHECKPOINT` `From`: `DEVELOPING` `FailureType`: `NONE` `Reason`: `Increment 1 ready.`",
+    help="Name exactly one `Increment N` of the plan in the CHECKPOINT reason.",
+    no_fix_reason="The increment comes from Developer's plan.",
 )
 def checkpoint_reason_increment(project):
     v = _view(project)
@@ -674,6 +759,8 @@ Preserve it for the remainder of the cycle".
 """,
     bad_example="`PromotionReason`: `NONE` ... `Kind`: `PROMOTE` `From`: `DEVELOPING`",
     good_example="`PromotionReason`: `Needs Tester-owned verification of the migration.` ... `Kind`: `PROMOTE`",
+    help="Record the omitted standard guarantee that forced promotion in `Active Work.PromotionReason`.",
+    no_fix_reason="The reason is the promoting role's judgement.",
 )
 def promote_reason(project):
     v = _view(project)
@@ -712,6 +799,8 @@ means the handoff kind is wrong.
 """,
     bad_example="`WorkflowState`: `ARCHITECTING` `CycleMode`: `STANDARD` ... `Kind`: `PROMOTE`",
     good_example="`WorkflowState`: `AUDITING` `CycleMode`: `STANDARD` ... `Kind`: `PROMOTE`",
+    help="Leave a PROMOTE handoff at `CycleMode`: `STANDARD` and `WorkflowState`: `AUDITING`, or correct the handoff kind.",
+    no_fix_reason="A mode or state other than the promoted one usually means the handoff kind is wrong.",
 )
 def promote_target(project):
     v = _view(project)
@@ -752,6 +841,8 @@ cycles keep `CompletionPolicy: NONE`.
 """,
     bad_example="`WorkflowState`: `REVIEWING_IMPLEMENTATION` ... `Kind`: `COMPLETION_CHANGE` `From`: `TESTING`",
     good_example="`WorkflowState`: `REVIEWING_IMPLEMENTATION` `CycleMode`: `STANDARD` ... `Kind`: `COMPLETION_CHANGE` `From`: `DOCUMENTING`",
+    help="Use COMPLETION_CHANGE only for DOCUMENTING -> REVIEWING_IMPLEMENTATION or AWAITING_USER_SIGNOFF -> DOCUMENTING in a STANDARD cycle.",
+    no_fix_reason="Which transition was meant is a fact of the last handoff.",
 )
 def completion_change_route(project):
     v = _view(project)
@@ -790,6 +881,8 @@ discharge recovery and outstanding obligations."
 """,
     bad_example="`Kind`: `COMPLETION_CHANGE` `From`: `DOCUMENTING` ... `## Recovery` `Active`: `true`",
     good_example="`Kind`: `COMPLETION_CHANGE` `From`: `DOCUMENTING` ... `## Recovery` `Active`: `false`",
+    help="Finish recovery and outstanding obligations before a COMPLETION_CHANGE.",
+    no_fix_reason="The open corrective work must be routed first.",
 )
 def completion_change_recovery(project):
     v = _view(project)
@@ -830,6 +923,8 @@ policies."
 """,
     bad_example="`Kind`: `COMPLETION_CHANGE` `From`: `DOCUMENTING` `FailureType`: `NONE` `Reason`: `NONE`",
     good_example="`Kind`: `COMPLETION_CHANGE` `From`: `DOCUMENTING` `FailureType`: `NONE` `Reason`: `User selected FULL_DELIVERABLE -> IMPLEMENTATION_REVIEWED.`",
+    help="Record the user's reason for the completion change in `Handoff.Reason`.",
+    no_fix_reason="The reason is the user's.",
 )
 def completion_change_reason(project):
     v = _view(project)
@@ -865,6 +960,7 @@ being routed, a `FAILURE` handoff was meant instead.
     fix="unsafe",
     bad_example="`Kind`: `COMPLETION_CHANGE` `From`: `DOCUMENTING` `FailureType`: `REVIEW`",
     good_example="`Kind`: `COMPLETION_CHANGE` `From`: `DOCUMENTING` `FailureType`: `NONE`",
+    help="Set `Handoff.FailureType` to `NONE`, or use a FAILURE handoff if a defect was routed.",
 )
 def completion_change_failure_type(project):
     v = _view(project)
@@ -931,6 +1027,8 @@ one.
     beyond_checker=True,
     bad_example="`WorkflowState`: `REVIEWING_IMPLEMENTATION` `CycleMode`: `STANDARD` ... `Kind`: `FORWARD` `From`: `DEVELOPING`",
     good_example="`WorkflowState`: `TESTING` `CycleMode`: `STANDARD` ... `Kind`: `FORWARD` `From`: `DEVELOPING`",
+    help="Take exactly one step of the route, or use the handoff kind that matches the transition.",
+    no_fix_reason="The state, the source or the kind may be the wrong one.",
 )
 def forward_route(project):
     v = _view(project)
@@ -1004,6 +1102,7 @@ really being routed, the handoff kind is what needs to change.
     beyond_checker=True,
     bad_example="`Kind`: `RESUME` `From`: `REVIEWING_IMPLEMENTATION` `FailureType`: `SYNCHRONIZATION`",
     good_example="`Kind`: `RESUME` `From`: `REVIEWING_IMPLEMENTATION` `FailureType`: `NONE`",
+    help="Set `Handoff.FailureType` to `NONE`, or use a FAILURE/USER_REWORK handoff if a defect was routed.",
 )
 def non_failure_handoff_failure_type(project):
     v = _view(project)
@@ -1047,6 +1146,7 @@ never reopened." Installation initializes "`Handoff.Kind: INITIAL`".
     beyond_checker=True,
     bad_example="`CycleMode`: `STANDARD` ... `Kind`: `NEW_CYCLE` `From`: `ARCHITECTING`",
     good_example="`CycleMode`: `STANDARD` ... `Kind`: `NEW_CYCLE` `From`: `SIGNED_OFF`",
+    help="Set `Handoff.From` to `NONE` (INITIAL) or the previous cycle's terminal state (NEW_CYCLE).",
 )
 def cycle_entry_origin(project):
     v = _view(project)

@@ -49,6 +49,8 @@ standard cycle's start state (`SCOPING` for `GREENFIELD`, `AUDITING` for
     fix="sometimes",
     bad_example="# S.T.A.N.D.A.R.D.S. Project Mode\n\n`ProjectMode`: `BROWNFIELD` `ProjectMode`: `GREENFIELD`",
     good_example="# S.T.A.N.D.A.R.D.S. Project Mode\n\n`ProjectMode`: `BROWNFIELD`",
+    help="Write `` `ProjectMode`: `GREENFIELD` `` or `` `ProjectMode`: `BROWNFIELD` `` once in MODE.md, as the project's installation chose.",
+    no_fix_reason="A missing mode or two different modes are the user's decision.",
 )
 def project_mode_missing(project):
     from standards_lint.findings import Edit, Fix
@@ -97,11 +99,13 @@ def project_mode_missing(project):
 "ProjectMode - GREENFIELD - BROWNFIELD". Any other value leaves the project
 baseline undefined.
 
-**Fix safety.** No fix: the mode is chosen from the project's state (and
-never reverts from `BROWNFIELD`), which a linter cannot judge.
+**Fix safety.** Sometimes: a value that is one mode misspelt is corrected (the template's angle brackets, `<BROWNFIELD>`: safe; letter case: unsafe). Any other value is the user's decision.
 """,
     bad_example="`ProjectMode`: `brownfield`",
     good_example="`ProjectMode`: `BROWNFIELD`",
+    fix="sometimes",
+    help="Set `ProjectMode` to `GREENFIELD` or `BROWNFIELD`, the mode the project was installed with.",
+    no_fix_reason="The mode is chosen from the project's state (and never reverts from BROWNFIELD); only a misspelling of one mode is fixed.",
 )
 def project_mode_invalid(project):
     doc = _mode_doc(project)
@@ -111,8 +115,11 @@ def project_mode_invalid(project):
     if len(found) != 1 or not found[0].value.strip() or found[0].value in PROJECT_MODES:
         return
     f = found[0]
+    from standards_lint.rules.state_structure import meant_value
+
     yield report((MODE_PATH, f.value_span),
-                 f"ProjectMode is `{f.value}`; it must be GREENFIELD or BROWNFIELD.")
+                 f"ProjectMode is `{f.value}`; it must be GREENFIELD or BROWNFIELD.",
+                 meant_value(MODE_PATH, f, PROJECT_MODES))
 
 
 standards_lint_rules = module_rules(globals())

@@ -25,7 +25,7 @@ from __future__ import annotations
 from typing import Optional
 
 from standards_lint.protocol import TERMINAL_STATES, record_path
-from standards_lint.rule import module_rules, report, rule
+from standards_lint.rule import module_rules, replace, report, rule
 
 COLLISION = "Treat it as a collision: leave it unchanged and ask the user how to resolve it."
 # Records whose header shows `Cycle` (and `ReviewKind` in a review report).
@@ -132,6 +132,8 @@ decides what the file is.
 """,
     bad_example="<!-- STANDARDS\nArtifact: SCOPE\nCycle: add-search-20261130T024551Z-bcf1ae8e\nReviewKind: IMPLEMENTATION\n-->",
     good_example="<!-- STANDARDS\nArtifact: SCOPE\nCycle: add-search-20261130T024551Z-bcf1ae8e\n-->",
+    help="Leave the file unchanged and ask the user how to resolve the collision.",
+    no_fix_reason="The protocol says to treat a malformed block as a collision: leave it unchanged and ask the user.",
 )
 def malformed_provenance_block(project):
     for rel, block in blocks(project).items():
@@ -160,9 +162,19 @@ def _visible_mismatch(project, key: str, artifacts):
             continue
         where = (block.path, field.value_span) if field is not None else (block.path, block.get(key).span)
         what = f"shows {key} `{shown}`" if field is not None else f"has no visible `{key}` field in its header"
+        fix = None
+        # The block names the active cycle and sits at its fixed path, so
+        # the block is right and the visible copy is not.
+        # (A template placeholder left in the field is SL902's, which fixes it.)
+        template = "|" in shown or shown.strip().startswith("<")
+        if (field is not None and not field.bare and not template
+                and block.path == record_path(block.artifact, block.cycle, block.review_kind)):
+            fix = replace(block.path, field.span, f"`{key}`: `{said}`",
+                          description=f"Show the block's {key} `{said}` in the header")
         yield report(
             where,
             f"{what} but its provenance block says `{said}`. The visible `{key}` field must match the block.",
+            fix,
         )
 
 
@@ -183,11 +195,13 @@ always cycle-owned at its fixed path. Its provenance block must match
 `Active Work.Id` and the path, and its visible `Cycle` field, plus the visible
 `ReviewKind` field in a review report, must match the block."
 
-**Fix safety.** No fix: which of the two is wrong (the header or a copied
-block) needs a person's judgement.
+**Fix safety.** Sometimes (safe): a record at its fixed path whose block names the active cycle has the right block, so the visible field is set to the block's value. Elsewhere, or with no visible field, no fix.
 """,
     bad_example="<!-- STANDARDS\nArtifact: VERIFICATION\nCycle: add-search-20261130T024551Z-bcf1ae8e\n-->\n\n# Verification Report\n\n`Cycle`: `old-cycle-20260101T000000Z-00000000`",
     good_example="<!-- STANDARDS\nArtifact: VERIFICATION\nCycle: add-search-20261130T024551Z-bcf1ae8e\n-->\n\n# Verification Report\n\n`Cycle`: `add-search-20261130T024551Z-bcf1ae8e`",
+    fix="sometimes",
+    help="Make the visible `Cycle` field show the provenance block's cycle.",
+    no_fix_reason="Only a record at its fixed path has a block known to be right; elsewhere which copy is wrong needs a person.",
 )
 def record_cycle_mismatch(project):
     yield from _visible_mismatch(project, "Cycle", HEADER_CYCLE_TYPES)
@@ -209,11 +223,13 @@ field, plus the visible `ReviewKind` field in a review report, must match the
 block." A review report uses "exactly one concrete kind matching its path and
 the current review state".
 
-**Fix safety.** No fix: the kind decides which review the report is; a person
-must confirm it.
+**Fix safety.** Sometimes (safe): a report at its fixed path whose block names the active cycle has the right kind, so the visible field is set to the block's value. Elsewhere, or with no visible field, no fix.
 """,
     bad_example="<!-- STANDARDS\nArtifact: REVIEW\nCycle: add-search-20261130T024551Z-bcf1ae8e\nReviewKind: IMPLEMENTATION\n-->\n\n# Review Report\n\n`ReviewKind`: `FINAL_DELIVERABLE`",
     good_example="<!-- STANDARDS\nArtifact: REVIEW\nCycle: add-search-20261130T024551Z-bcf1ae8e\nReviewKind: IMPLEMENTATION\n-->\n\n# Review Report\n\n`ReviewKind`: `IMPLEMENTATION`",
+    fix="sometimes",
+    help="Make the visible `ReviewKind` show the provenance block's kind.",
+    no_fix_reason="Only a report at its fixed path has a kind known to be right; elsewhere a person must confirm it.",
 )
 def review_kind_mismatch(project):
     yield from _visible_mismatch(project, "ReviewKind", ("REVIEW",))

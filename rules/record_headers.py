@@ -140,6 +140,8 @@ Gate** passed"* (Synchronizer template; the other templates say the same).
 # Documentation Record
 
 `Cycle`: `<Id>` `Status`: `IN_PROGRESS`""",
+    help="Give the record a `Status` in its header: IN_PROGRESS, BLOCKED or COMPLETE.",
+    no_fix_reason="Only the owner knows the record's status.",
 )
 def record_status_missing(project):
     for r in _current_records(project):
@@ -181,6 +183,8 @@ should confirm it.""",
     good_example="""\
 `Cycle`: `<Id>` `Status`: `COMPLETE`""",
     fix="sometimes",
+    help="Set the record's `Status` to IN_PROGRESS, BLOCKED or COMPLETE.",
+    no_fix_reason="Only a value differing in letter case has an unmistakable meaning.",
 )
 def record_status_invalid(project):
     for r in _current_records(project):
@@ -235,6 +239,8 @@ owner's decision.""",
     good_example="""\
 `Mode`: `AUTONOMOUS`""",
     fix="sometimes",
+    help="Replace the template's choices or placeholder with the one value that applies.",
+    no_fix_reason="Outside the Cycle and ReviewKind fields the value is the record owner's choice.",
 )
 def record_header_template_choices(project):
     for r in _current_records(project):
@@ -306,6 +312,8 @@ their entries as headings with the prefixes in the table."*
 ### D-001 — Old guide title   (in a documentation record)""",
     good_example="""\
 ### DOC-001 — Old guide title""",
+    help="Number the entries with the prefix the record type uses (documentation DOC-NNN, synchronization D-NNN), updating every reference.",
+    no_fix_reason="Renumbering changes identifiers other records may cite.",
 )
 def record_entry_prefix(project):
     wrong = {"DOCUMENTATION": ("D", "DOC", "documentation"), "SYNCHRONIZATION": ("DOC", "D", "synchronization")}
@@ -384,6 +392,8 @@ See F-001.""",
     good_example="""\
 See .standards/docs/reviews/<Id>/implementation.md#F-001.""",
     fix="sometimes",
+    help="Write the finding reference as `<review report path>#F-NNN`.",
+    no_fix_reason="No single review report of the cycle has that finding.",
 )
 def entry_reference_without_record(project):
     current = _current_records(project)
@@ -439,6 +449,8 @@ therefore names one of its own findings.
 F-004 is fixed by DEV-002.   (no `### F-004` in the report)""",
     good_example="""\
 ### F-004 — Missing escape""",
+    help="Refer only to `### F-NNN` findings of this report, or use `<path>#F-NNN` for another report's.",
+    no_fix_reason="Whether the ID is a typo or names another report's finding is the Reviewer's call.",
 )
 def review_finding_mention_undefined(project):
     for r in _current_records(project):
@@ -493,6 +505,8 @@ must be there for the reference to resolve.
 See .standards/docs/reviews/<Id>/implementation.md#F-007.   (no F-007 there)""",
     good_example="""\
 See .standards/docs/reviews/<Id>/implementation.md#F-001.""",
+    help="Refer to a finding the referenced report has, or add the finding there.",
+    no_fix_reason="Whether the reference or the report is wrong needs a person.",
 )
 def entry_reference_target_missing(project):
     for code, r, s, e, msg in _path_ref_problems(project):
@@ -521,6 +535,8 @@ reports are cycle-owned records with provenance.
 See .standards/docs/reviews/OTHER/implementation.md#F-001.   (no such record)""",
     good_example="""\
 See .standards/docs/reviews/<Id>/implementation.md#F-001.""",
+    help="Point the `<path>#F-NNN` reference at a STANDARDS review record.",
+    no_fix_reason="Which report was meant needs a person.",
 )
 def entry_reference_not_record(project):
     for code, r, s, e, msg in _path_ref_problems(project):
@@ -548,6 +564,8 @@ Provenance), so a bare DEV ID names a step of the active plan.
 F-004 is fixed by DEV-009.   (the plan has DEV-001 and DEV-002)""",
     good_example="""\
 F-004 is fixed by DEV-002.""",
+    help="Name only steps of this cycle's development plan.",
+    no_fix_reason="Whether the step is missing or the ID is a typo needs a person.",
 )
 def dev_step_mention_undefined(project):
     cid = _active_cycle(project)

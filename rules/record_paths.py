@@ -18,6 +18,7 @@ from standards_lint.protocol import (
     ROUTE_STANDARD_GREENFIELD,
     record_path,
 )
+from standards_lint.findings import Edit, Fix, Rename
 from standards_lint.rule import module_rules, replace, report, rule
 from standards_lint.rules.provenance import (
     COLLISION,
@@ -192,6 +193,8 @@ user decides where it goes.
 """,
     bad_example="`.standards/docs/verification/<Active Work.Id>.md`:\n\n# Verification Report\n\n`Status`: `COMPLETE`",
     good_example="`.standards/docs/verification/<Active Work.Id>.md`:\n\n<!-- STANDARDS\nArtifact: VERIFICATION\nCycle: <Active Work.Id>\n-->",
+    help="Leave the file unchanged and ask the user where it belongs (the cycle's record needs this path).",
+    no_fix_reason="The file's content belongs to whoever wrote it; the user decides where it goes.",
 )
 def fixed_path_unmarked(project):
     yield from _emit(project, "SL630")
@@ -214,6 +217,8 @@ or adopt it".
 """,
     bad_example="<!-- STANDARDS\nArtifact: VERIFICATION\nCycle: old-cycle-20260101T000000Z-00000000\n-->",
     good_example="<!-- STANDARDS\nArtifact: VERIFICATION\nCycle: <Active Work.Id>\n-->",
+    help="Leave the other cycle's record unchanged and ask the user how to resolve the collision.",
+    no_fix_reason="The other cycle's record must be preserved.",
 )
 def fixed_path_other_cycle(project):
     yield from _emit(project, "SL631")
@@ -237,6 +242,8 @@ matching its path".
 """,
     bad_example="`.standards/docs/verification/<Active Work.Id>.md`:\n\n<!-- STANDARDS\nArtifact: ARCHITECTURE\nCycle: <Active Work.Id>\n-->",
     good_example="`.standards/docs/verification/<Active Work.Id>.md`:\n\n<!-- STANDARDS\nArtifact: VERIFICATION\nCycle: <Active Work.Id>\n-->",
+    help="Leave the record unchanged and ask the user how to resolve the collision.",
+    no_fix_reason="Relabeling a record is forbidden.",
 )
 def fixed_path_wrong_artifact(project):
     yield from _emit(project, "SL632")
@@ -262,6 +269,8 @@ a folder of such a path must be (for example a file
 """,
     bad_example="`.standards/docs/verification/<Active Work.Id>.md/` is a folder.",
     good_example="`.standards/docs/verification/<Active Work.Id>.md` is a record file.",
+    help="Ask the user to move the folder or file that blocks the fixed record path.",
+    no_fix_reason="The user decides what to do with the folder.",
 )
 def fixed_path_not_a_file(project):
     yield from _emit(project, "SL633")
@@ -306,6 +315,8 @@ with the first.
 """,
     bad_example="`archive/copy.md` and `.standards/docs/verification/<Active Work.Id>.md` both begin with\n\n<!-- STANDARDS\nArtifact: VERIFICATION\nCycle: <Active Work.Id>\n-->",
     good_example="Only `.standards/docs/verification/<Active Work.Id>.md` carries the block.",
+    help="Ask the user which copy is authoritative; do not adopt or merge the second silently.",
+    no_fix_reason="Which copy is authoritative is the user's call.",
 )
 def duplicate_record(project):
     for code, b, message in _placement_findings(project):
@@ -329,16 +340,41 @@ live in existing project documents and are not checked here.
 always cycle-owned at its fixed path. Its provenance block must match
 `Active Work.Id` and the path".
 
-**Fix safety.** No fix: moving a record is a user decision (and the fixed path
-may be occupied).
+**Fix safety.** Sometimes (unsafe): moves the record to its fixed path (one atomic rename; `--diff` shows it as `rename from`/`rename to`), updating `Active Work.Development` when it named the plan. No fix when the fixed path is taken or the cycle has two records of the type.
 """,
     bad_example="`plans/<Active Work.Id>.md` begins with\n\n<!-- STANDARDS\nArtifact: DEVELOPMENT\nCycle: <Active Work.Id>\n-->",
     good_example="The plan is `.standards/docs/development/<Active Work.Id>.md`.",
+    fix="sometimes",
+    help="Move the record to its fixed path (and update `Active Work.Development` for the plan).",
+    no_fix_reason="The fixed path is occupied, or the cycle has more than one record of the type.",
 )
 def record_wrong_path(project):
     for code, b, message in _placement_findings(project):
         if code == "SL635":
-            yield report((b.path, b.get("Artifact").span), message)
+            yield report((b.path, b.get("Artifact").span), message, _move_fix(project, b))
+
+
+def _move_fix(project, b):
+    """Move this cycle's one record of a type to its free fixed path (and
+    keep Active Work.Development pointing at the plan)."""
+    cycle = _cycle_for_paths(project)
+    if cycle is None:
+        return None
+    _first, seconds = placement(project)
+    if any((s.artifact, s.review_kind) == (b.artifact, b.review_kind) for s, _h in seconds):
+        return None
+    want = record_path(b.artifact, cycle, b.review_kind)
+    if project.exists(want):
+        return None
+    edits = ()
+    for name, (art, *_rest) in POINTERS.items():
+        field = _aw_field(project, name)
+        if field is None or _normalize(field.value) != b.path:
+            continue
+        if art != b.artifact:
+            return None  # another field names the file: moving it breaks that reference
+        edits = (Edit(project.state.path, field.value_span.start, field.value_span.end, want),)
+    return Fix(edits, "unsafe", f"Move {b.path} to {want}", (Rename(b.path, want),))
 
 
 @rule(
@@ -362,6 +398,8 @@ correction evidence".
 """,
     bad_example="`Kind`: `RESUME` `From`: `SYNCHRONIZING` with no `.standards/docs/synchronization/<Active Work.Id>.md`",
     good_example="The synchronization record exists with the active cycle's block.",
+    help="Write the role's record with current-cycle provenance at its fixed path before resuming.",
+    no_fix_reason="The role must write its record.",
 )
 def corrective_resume_record_missing(project):
     state = project.state
@@ -383,6 +421,43 @@ def corrective_resume_record_missing(project):
 # -- Active Work paths ----------------------------------------------------------------
 
 
+def _the_record(project, art: str):
+    """This cycle's one record of type *art*, or None when there is none or
+    more than one (which copy counts is then the user's call, SL634)."""
+    first, seconds = placement(project)
+    rec = first.get((art, None))
+    if rec is None or any(b.artifact == art for b, _head in seconds):
+        return None
+    return rec
+
+
+def _pointer_fix(project, name: str, field):
+    """Point the Active Work field at this cycle's one record of its type;
+    a plan away from its fixed path moves there in the same fix.  None when
+    no single record of the right type exists, or its fixed path is taken."""
+    art = POINTERS[name][0]
+    mode = project.state.cycle_mode
+    if (mode == "EXPEDITED" and name != "Development") or (mode == "DOCUMENTATION" and name == "Development"):
+        return None  # the mode keeps the field NONE (SL311, SL313)
+    cycle = _cycle_for_paths(project)
+    rec = _the_record(project, art) if cycle is not None else None
+    if rec is None:
+        return None
+    state = project.state.path
+    if art in FIXED_TYPES:
+        want = record_path(art, cycle)
+        if rec.path != want:
+            if project.exists(want):
+                return None
+            edits = () if field.value == want else (Edit(state, field.value_span.start, field.value_span.end, want),)
+            return Fix(edits, "unsafe", f"Move this cycle's {art} record {rec.path} to {want} and point "
+                                        f"Active Work.{name} at it", (Rename(rec.path, want),))
+    if field.value == rec.path:
+        return None
+    return replace(state, field.value_span, rec.path, safe=True,
+                   description=f"Point Active Work.{name} at this cycle's {art} record {rec.path}")
+
+
 def _pointer_checks(project):
     """(code, field, message, fix) for the Active Work path fields."""
     cycle = current_cycle(project)
@@ -397,24 +472,24 @@ def _pointer_checks(project):
         path = _normalize(value)
         k = project.kind(path) if path is not None else None
         if k is None:
-            yield ("SL640", field, f"Active Work.{name} points to {value}, which does not exist.", None)
+            yield ("SL640", field, f"Active Work.{name} points to {value}, which does not exist.",
+                   _pointer_fix(project, name, field))
         elif k != "file":
-            yield ("SL640", field, f"Active Work.{name} points to {value}, which is not a file.", None)
+            yield ("SL640", field, f"Active Work.{name} points to {value}, which is not a file.",
+                   _pointer_fix(project, name, field))
         else:
             block = found.get(path)
             if block is not None and block.valid and (block.artifact != art or block.cycle != cycle):
                 yield ("SL641", field,
                        f"Active Work.{name} points to {value}, which is a {block.label} record for cycle "
                        f"`{block.cycle}`, not this cycle's {art}. Correct the reference; never adopt "
-                       "or rewrite another cycle's artifact.", None)
+                       "or rewrite another cycle's artifact.", _pointer_fix(project, name, field))
         if name == "Development" and "/" not in cycle:
             want = record_path("DEVELOPMENT", cycle)
             if path != want:
-                fix = replace(project.state.path, field.value_span, want, safe=False,
-                              description=f"Point Active Work.Development at {want}")
                 yield ("SL642", field,
                        f"Active Work.Development points to {value}, but this cycle's DEVELOPMENT record "
-                       f"must be at {want}.", fix)
+                       f"must be at {want}.", _pointer_fix(project, name, field))
 
 
 @rule(
@@ -432,10 +507,13 @@ def _pointer_checks(project):
 until created. Scoper, Architect, and Developer must persist their artifact
 path before their normal completion gate passes."
 
-**Fix safety.** No fix: either the artifact or the reference is wrong.
+**Fix safety.** Sometimes: when this cycle has exactly one record of the field's type, the field is pointed at it (safe); a plan away from its fixed path is moved there in the same fix, one atomic rename that `--diff` shows (unsafe). Otherwise no fix.
 """,
     bad_example="`Scope`: `docs/scope/missing.md`",
     good_example="`Scope`: `.standards/docs/scope/<Active Work.Id>.md` (the file exists)",
+    fix="sometimes",
+    help="Point the field at this cycle's record of that type, or create the artifact at the named path.",
+    no_fix_reason="No single record of the right type for this cycle exists to point at.",
 )
 def active_work_path_missing(project):
     for code, field, message, fix in _pointer_checks(project):
@@ -460,10 +538,13 @@ reference to another cycle's artifact is inconsistent with the active cycle. Do
 not overwrite or silently repair that artifact; correct the reference without
 mutating it."
 
-**Fix safety.** No fix: the right reference is not known.
+**Fix safety.** Sometimes: when this cycle has exactly one record of the field's type, the field is pointed at it (safe); a plan away from its fixed path is moved there in the same fix, one atomic rename that `--diff` shows (unsafe). Otherwise no fix.
 """,
     bad_example="`Scope`: `docs/scope/old.md` (its block says `Cycle: old-cycle-20260101T000000Z-00000000`)",
     good_example="`Scope`: `.standards/docs/scope/<Active Work.Id>.md`",
+    fix="sometimes",
+    help="Point the field at this cycle's own record; never adopt or rewrite the other cycle's artifact.",
+    no_fix_reason="No single record of the right type for this cycle exists to point at.",
 )
 def active_work_path_other_record(project):
     for code, field, message, fix in _pointer_checks(project):
@@ -477,7 +558,7 @@ def active_work_path_other_record(project):
     section="Active Work",
     owner="state",
     summary="Active Work.Development is not this cycle's fixed development-plan path.",
-    fix="unsafe",
+    fix="sometimes",
     explanation="""
 **What it does.** Checks that a non-`NONE` `Active Work.Development` is
 `.standards/docs/development/<Active Work.Id>.md`.
@@ -487,12 +568,12 @@ location is `.standards/docs/development/<Active Work.Id>.md`, and "Every other
 record is always cycle-owned at its fixed path"; "`Active Work.Development`
 names the plan".
 
-**Fix safety.** Unsafe fix: it rewrites the value to the fixed path, which is
-fully determined by the cycle ID, but a plan kept elsewhere must then be moved
-by hand.
+**Fix safety.** Sometimes: when this cycle's plan is at the fixed path the field is pointed there (safe); a plan elsewhere is moved to the fixed path and the field updated in one fix (unsafe). No fix when no plan of this cycle exists or the fixed path is taken.
 """,
     bad_example="`Development`: `plans/<Active Work.Id>.md`",
     good_example="`Development`: `.standards/docs/development/<Active Work.Id>.md`",
+    help="Point `Active Work.Development` at `.standards/docs/development/<Active Work.Id>.md` and keep the plan there.",
+    no_fix_reason="No plan of this cycle exists to point at or move, or the fixed path is taken.",
 )
 def development_path_not_fixed(project):
     for code, field, message, fix in _pointer_checks(project):
@@ -553,15 +634,19 @@ cycle is promoted; `Development` is still Developer-owned and is created before
 implementation begins. In documentation work, Scoper and Architect still
 persist their paths; `Development` remains `NONE` throughout the cycle."
 
-**Fix safety.** No fix: the path of the owning artifact must be looked up.
+**Fix safety.** Sometimes: when this cycle has exactly one record of the field's type, the field is pointed at it (safe); a plan away from its fixed path is moved there in the same fix, one atomic rename that `--diff` shows (unsafe). Otherwise no fix.
 """,
     bad_example="`WorkflowState`: `TESTING` `CycleMode`: `STANDARD` ... `Scope`: `NONE`",
     good_example="`WorkflowState`: `TESTING` `CycleMode`: `STANDARD` ... `Scope`: `.standards/docs/scope/<Active Work.Id>.md`",
+    fix="sometimes",
+    help="Persist the artifact's path in Active Work before the owner's gate passes.",
+    no_fix_reason="No single record of the right type for this cycle exists to point at.",
 )
 def active_work_path_none_after_phase(project):
     for code, field, message in _none_checks(project):
         if code == "SL643":
-            yield report((field.path, field.value_span), message)
+            name = next(n for n in POINTERS if _aw_field(project, n) is field)
+            yield report((field.path, field.value_span), message, _pointer_fix(project, name, field))
 
 
 @rule(
@@ -580,15 +665,19 @@ persist their artifact path before their normal completion gate passes."
 Recovery Mechanics: the frame owner resumes only "After correcting the defect
 and passing its applicable gate".
 
-**Fix safety.** No fix: the path of the owning artifact must be looked up.
+**Fix safety.** Sometimes: when this cycle has exactly one record of the field's type, the field is pointed at it (safe); a plan away from its fixed path is moved there in the same fix, one atomic rename that `--diff` shows (unsafe). Otherwise no fix.
 """,
     bad_example="`Kind`: `RESUME` `From`: `SCOPING` ... `Scope`: `NONE`",
     good_example="`Kind`: `RESUME` `From`: `SCOPING` ... `Scope`: `.standards/docs/scope/<Active Work.Id>.md`",
+    fix="sometimes",
+    help="Persist the completed artifact's path in Active Work before resuming.",
+    no_fix_reason="No single record of the right type for this cycle exists to point at.",
 )
 def active_work_path_none_on_resume(project):
     for code, field, message in _none_checks(project):
         if code == "SL644":
-            yield report((field.path, field.value_span), message)
+            name = next(n for n in POINTERS if _aw_field(project, n) is field)
+            yield report((field.path, field.value_span), message, _pointer_fix(project, name, field))
 
 
 standards_lint_rules = module_rules(globals())

@@ -164,6 +164,7 @@ with no frame or `false` with frames leaves a resuming role with two answers.
     fix="safe",
     bad_example="## Recovery\n\n`Active`: `false`\n\n### Frame 1\n\n`From`: `TESTING` `Owner`: `ARCHITECTING` ...",
     good_example="## Recovery\n\n`Active`: `true`\n\n### Frame 1\n\n`From`: `TESTING` `Owner`: `ARCHITECTING` ...",
+    help="Set `Recovery.Active` to match the frames.",
 )
 def recovery_active_mismatch(project):
     st = project.state
@@ -193,6 +194,7 @@ match them.
     fix="safe",
     bad_example="## Outstanding Obligations\n\n`Active`: `true`\n",
     good_example="## Outstanding Obligations\n\n`Active`: `false`\n",
+    help="Set `Outstanding Obligations.Active` to match the entries.",
 )
 def obligations_active_mismatch(project):
     st = project.state
@@ -253,6 +255,7 @@ carries other text, which the fix drops.
     fix="sometimes",
     bad_example="## Recovery\n\n`Active`: `true`\n\n### Frame 2\n\n`From`: `TESTING` ...",
     good_example="## Recovery\n\n`Active`: `true`\n\n### Frame 1\n\n`From`: `TESTING` ...",
+    help="Renumber the recovery frames `### Frame 1`, `### Frame 2`, ... in stack order.",
 )
 def recovery_frame_numbering(project):
     yield from _numbering(frames(project), "Frame", _FRAME_HEAD, "Recovery", "Renumber the recovery frames in stack order.")
@@ -279,6 +282,8 @@ missing any of these cannot be resumed or popped correctly.
 """,
     bad_example="### Frame 1\n\n`From`: `TESTING` `Owner`: `ARCHITECTING` `FailureType`: `ARCHITECTURE`\n`ResumeAt`: `TESTING` `RerunThrough`: `NOWHERE`",
     good_example="### Frame 1\n\n`From`: `TESTING` `Owner`: `ARCHITECTING` `FailureType`: `ARCHITECTURE`\n`Reason`: `Retry behavior is undefined.` `ResumeAt`: `TESTING` `RerunThrough`: `NONE`",
+    help="Give the frame every field with a valid value: From, Owner, FailureType, Reason, ResumeAt, RerunThrough.",
+    no_fix_reason="The right value is the routing that happened.",
 )
 def recovery_frame_field(project):
     for fr in frames(project):
@@ -323,20 +328,40 @@ interrupted state, ... `ResumeAt` = interrupted state". Both record the same
 state; when they differ, the return after recovery goes somewhere the
 interrupted work never was.
 
-**Fix safety.** No fix: either field may be the wrong one.
+**Fix safety.** Sometimes (unsafe): sets `ResumeAt` to `From` when `From` is a state of the cycle's route; review whether `From` is the wrong one instead.
 """,
     bad_example="`From`: `TESTING` `Owner`: `ARCHITECTING` ... `ResumeAt`: `DEVELOPING`",
     good_example="`From`: `TESTING` `Owner`: `ARCHITECTING` ... `ResumeAt`: `TESTING`",
+    fix="sometimes",
+    help="Set the frame's `ResumeAt` to the interrupted state (its `From`), or correct `From`.",
+    no_fix_reason="Either field may be the wrong one when `From` is not a state of the cycle's route.",
 )
 def recovery_frame_resume_at(project):
     for fr in frames(project):
         frm, resume = fr.state("From"), fr.state("ResumeAt")
         if frm is None or resume is None or frm == resume:
             continue
+        f = fr.get("ResumeAt").field
+        fix = None
+        if _in_route(project, frm):
+            fix = replace(f.path, f.value_span, frm, safe=False,
+                          description=f"Set frame {fr.label}'s ResumeAt to its From, {frm}")
         yield report(
             fr.where("ResumeAt"),
             f"Recovery frame {fr.label}: `ResumeAt` is {resume} but must be the interrupted state, {frm} (its `From`).",
+            fix,
         )
+
+
+def _in_route(project, state: str, role: bool = False) -> bool:
+    """Whether *state* belongs to the cycle mode's route (a role's state when
+    *role*): a fix never writes a state the cycle cannot be in."""
+    mode = _cycle_mode(project)
+    if mode == "DOCUMENTATION":
+        return state in (DOC_ROLES if role else DOC_STATES)
+    if mode == "EXPEDITED":
+        return state in ROUTE_EXPEDITED
+    return state in WORKFLOW_STATES
 
 
 @rule(
@@ -358,10 +383,13 @@ its owning state", and Recovery Mechanics: "`Owner` = corrective target". A
 frame owned by another state sends the correction to a role that does not own
 the defective artifact.
 
-**Fix safety.** No fix: the failure type or the owner may be the wrong one.
+**Fix safety.** Sometimes (unsafe): sets `Owner` to the one state owning the frame's `FailureType` (Failure Types table) when that makes a valid frame (not its own `From`, on the cycle's route, `RerunThrough`: `NONE`). A `REVIEW` frame outside DOCUMENTATION has two possible owners: no fix.
 """,
     bad_example="`From`: `TESTING` `Owner`: `DEVELOPING` `FailureType`: `ARCHITECTURE` ...",
     good_example="`From`: `TESTING` `Owner`: `ARCHITECTING` `FailureType`: `ARCHITECTURE` ...",
+    fix="sometimes",
+    help="Set the frame's `Owner` to the state owning its FailureType, or correct the FailureType.",
+    no_fix_reason="Where two states may own the type, or the owner would make an invalid frame, which field is wrong needs the routing role.",
 )
 def recovery_frame_owner(project):
     for fr in frames(project):
@@ -371,7 +399,36 @@ def recovery_frame_owner(project):
         yield report(
             fr.where("Owner"),
             f"Recovery frame {fr.label}: a {ft} frame belongs to {_owners_text(ft)}, not {owner}.",
+            _owner_fix(project, fr, ft),
         )
+
+
+def _owner_fix(project, fr: Frame, ft: str) -> Optional[Fix]:
+    """Set the frame's Owner to the one state owning its FailureType (Failure
+    Types table); none when two states may own it (REVIEW outside
+    DOCUMENTATION) or the owner is omitted in a DOCUMENTATION cycle."""
+    owners = FAILURE_TARGETS[ft]
+    if _cycle_mode(project) == "DOCUMENTATION":
+        owners = tuple(o for o in owners if o in DOC_ROLES)
+        if ft == "REVIEW":
+            owners = ("REVIEWING_FINAL",)
+    elif _cycle_mode(project) == "EXPEDITED":
+        owners = tuple(o for o in owners if o in ROUTE_EXPEDITED)
+    if len(owners) != 1 or not _in_route(project, owners[0], role=True):
+        return None
+    # The new owner must make a valid frame: not its own From (a same-state
+    # correction pushes no frame), and not yet rerunning past an owner.
+    if owners[0] == fr.state("From") or fr.get("RerunThrough").text != "NONE":
+        return None
+    # The active frame under correction is what WorkflowState follows
+    # (SL507) and what the failure handoff pushed (SL403): change its owner
+    # only when the state already is the type's owner.
+    ws = _workflow_state(project)
+    if fr.last and ws != owners[0] and (ws is None or ws == fr.state("Owner")):
+        return None  # (when the state already differs from both, SL507 stands either way)
+    f = fr.get("Owner").field
+    return replace(f.path, f.value_span, owners[0], safe=False,
+                   description=f"Set frame {fr.label}'s Owner to {owners[0]}, the owner of {ft}")
 
 
 @rule(
@@ -394,10 +451,13 @@ frame's owner has not yet completed its correction". So an active frame with
 `RerunThrough: NONE` in any other state means the correction was skipped or
 the stack was not updated.
 
-**Fix safety.** No fix: either the state or the stack is stale.
+**Fix safety.** Sometimes (unsafe): when the handoff is the `FAILURE` or `USER_REWORK` that pushed the active frame (same `From`, its FailureType owned by the frame's `Owner`), `WorkflowState` is set to the `Owner`. Otherwise either the state or the stack may be stale: no fix.
 """,
     bad_example="`WorkflowState`: `DEVELOPING` ...\n\n### Frame 1\n\n`From`: `TESTING` `Owner`: `ARCHITECTING` ... `RerunThrough`: `NONE`",
     good_example="`WorkflowState`: `ARCHITECTING` ...\n\n### Frame 1\n\n`From`: `TESTING` `Owner`: `ARCHITECTING` ... `RerunThrough`: `NONE`",
+    fix="sometimes",
+    help="Move `WorkflowState` to the active frame's Owner, or update the stack (pop the frame or set `RerunThrough`).",
+    no_fix_reason="Unless the handoff is the failure that pushed the frame, either the state or the stack is stale.",
 )
 def recovery_active_frame_state(project):
     fs = frames(project)
@@ -411,10 +471,21 @@ def recovery_active_frame_state(project):
     st = project.state
     f = st.one(st.header, "WorkflowState")
     where = (f.path, f.value_span) if f is not None else fr.where("Owner")
+    fix = None
+    # The state is stale only when the handoff is the failure that pushed
+    # this frame (same From and FailureType) and the frame is well formed.
+    st = project.state
+    ft = fr.get("FailureType").text
+    if (f is not None and st.ho("Kind") in ("FAILURE", "USER_REWORK") and st.ho("From") == fr.state("From")
+            and st.ho("FailureType") == ft and ft in FAILURE_TARGETS and owner in FAILURE_TARGETS[ft]
+            and _in_route(project, owner, role=True) and owner != fr.state("From")):
+        fix = replace(f.path, f.value_span, owner, safe=False,
+                      description=f"Set WorkflowState to the active frame's Owner, {owner}")
     yield report(
         where,
         f"Recovery frame {fr.label} is still being corrected (RerunThrough is NONE), "
         f"so WorkflowState must be its Owner, {owner}, not {ws}.",
+        fix,
     )
 
 
@@ -451,6 +522,8 @@ cycle cannot have taken.
 """,
     bad_example="`CycleMode`: `DOCUMENTATION` ...\n\n### Frame 1\n\n`From`: `TESTING` `Owner`: `AUDITING` ... `ResumeAt`: `TESTING`",
     good_example="`CycleMode`: `DOCUMENTATION` ...\n\n### Frame 1\n\n`From`: `REVIEWING_FINAL` `Owner`: `AUDITING` ... `ResumeAt`: `REVIEWING_FINAL`",
+    help="Use included DOCUMENTATION states for the frame's `From` and `ResumeAt`.",
+    no_fix_reason="A frame from an omitted state records routing that the cycle cannot have taken.",
 )
 def documentation_frame_states(project):
     for fr in _doc_frames(project):
@@ -489,6 +562,8 @@ decision in `Active Work.BlockedOn`.
 """,
     bad_example="`CycleMode`: `DOCUMENTATION` ...\n\n### Frame 1\n\n`From`: `REVIEWING_FINAL` `Owner`: `DEVELOPING` ...",
     good_example="`CycleMode`: `DOCUMENTATION` ...\n\n### Frame 1\n\n`From`: `REVIEWING_FINAL` `Owner`: `DOCUMENTING` ...",
+    help="Route the defect to an included role, or record a blocking user decision in `Active Work.BlockedOn`.",
+    no_fix_reason="The defect needs an included owner or a blocking user decision in `Active Work.BlockedOn`.",
 )
 def documentation_frame_owner(project):
     for fr in _doc_frames(project):
@@ -530,6 +605,8 @@ route the defect to its included owner.
 """,
     bad_example="`CycleMode`: `DOCUMENTATION` ...\n\n### Frame 1\n\n`From`: `REVIEWING_FINAL` `Owner`: `DEVELOPING` `FailureType`: `IMPLEMENTATION` ...",
     good_example="`CycleMode`: `DOCUMENTATION` ...\n\n`BlockedOn`: `User decision: keep the documentation-only scope or cancel for an implementation cycle.`",
+    help="Replace the frame by a blocking user decision in `BlockedOn`, or route the defect to its included owner.",
+    no_fix_reason="Replace the frame by a blocking user decision, or route the defect to its included owner.",
 )
 def documentation_frame_failure_type(project):
     for fr in _doc_frames(project):
@@ -570,6 +647,8 @@ reruns lie downstream of the correcting owner.
 """,
     bad_example="`CycleMode`: `DOCUMENTATION` ...\n\n### Frame 1\n\n`From`: `REVIEWING_FINAL` `Owner`: `AUDITING` ... `RerunThrough`: `AUDITING`",
     good_example="`CycleMode`: `DOCUMENTATION` ...\n\n### Frame 1\n\n`From`: `REVIEWING_FINAL` `Owner`: `AUDITING` ... `RerunThrough`: `DOCUMENTING`",
+    help="Set `RerunThrough` to `NONE` or an included role downstream of the frame's Owner.",
+    no_fix_reason="The rerun plan belongs to the frame's owner.",
 )
 def documentation_frame_rerun_through(project):
     for fr in _doc_frames(project):
@@ -612,6 +691,8 @@ flag reviewed.
 """,
     bad_example="`CycleMode`: `DOCUMENTATION` ...\n\n### Frame 1\n\n`From`: `AUDITING` `Owner`: `AUDITING` ...",
     good_example="`CycleMode`: `DOCUMENTATION` ...\n\n### Frame 1\n\n`From`: `REVIEWING_FINAL` `Owner`: `AUDITING` ...",
+    help="Remove the same-state frame and review the handoff and `Recovery.Active`.",
+    no_fix_reason="Removing the frame also needs the handoff and `Active` flag reviewed.",
 )
 def documentation_same_state_frame(project):
     for fr in _doc_frames(project):
@@ -647,6 +728,8 @@ frame should have been popped or the route left its rerun plan.
 """,
     bad_example="`WorkflowState`: `SCOPING` `CycleMode`: `DOCUMENTATION` ...\n\n### Frame 1\n\n... `Owner`: `ARCHITECTING` ... `RerunThrough`: `SYNCHRONIZING`",
     good_example="`WorkflowState`: `DOCUMENTING` `CycleMode`: `DOCUMENTATION` ...\n\n### Frame 1\n\n... `Owner`: `ARCHITECTING` ... `RerunThrough`: `SYNCHRONIZING`",
+    help="Keep `WorkflowState` between the frame's Owner and RerunThrough, or update the frame.",
+    no_fix_reason="Either the state or the frame is stale.",
 )
 def documentation_rerun_range(project):
     fs = list(_doc_frames(project))
@@ -692,6 +775,8 @@ An obligation without them cannot be routed or verified as corrected.
 """,
     bad_example="### Obligation 1\n\n`Owner`: `TESTING` `FailureType`: `VERIFICATION`",
     good_example="### Obligation 1\n\n`Owner`: `TESTING` `FailureType`: `VERIFICATION`\n`Reason`: `The retry test asserts the old limit.`",
+    help="Give the obligation its Owner, FailureType and Reason from the converted recovery frame.",
+    no_fix_reason="The values come from the converted recovery frame.",
 )
 def obligation_field_missing(project):
     for ob in obligations(project):
@@ -735,6 +820,8 @@ converts the frame into an outstanding obligation.
     beyond_checker=True,
     bad_example="`CycleMode`: `EXPEDITED` ...\n\n### Frame 1\n\n`From`: `DEVELOPING` `Owner`: `SCOPING` `FailureType`: `SCOPING` ...",
     good_example="`CycleMode`: `EXPEDITED` ...\n\n### Frame 1\n\n`From`: `REVIEWING_IMPLEMENTATION` `Owner`: `DEVELOPING` `FailureType`: `IMPLEMENTATION` ...",
+    help="Promote the cycle (Expedited Promotion converts the frame into an outstanding obligation), or route within expedited states.",
+    no_fix_reason="A skipped owner needs Expedited Promotion, which converts the frame into an outstanding obligation.",
 )
 def expedited_frame_topology(project):
     if _cycle_mode(project) != "EXPEDITED":
@@ -780,6 +867,8 @@ flag reviewed.
     beyond_checker=True,
     bad_example="### Frame 1\n\n`From`: `REVIEWING_IMPLEMENTATION` `Owner`: `REVIEWING_IMPLEMENTATION` ...",
     good_example="### Frame 1\n\n`From`: `TESTING` `Owner`: `REVIEWING_IMPLEMENTATION` ...",
+    help="Remove the same-state frame and review the handoff and `Recovery.Active`.",
+    no_fix_reason="Removing the frame also needs the handoff and `Active` flag reviewed.",
 )
 def recovery_same_state_frame(project):
     if _cycle_mode(project) == "DOCUMENTATION":
@@ -817,6 +906,7 @@ drops.
     beyond_checker=True,
     bad_example="## Outstanding Obligations\n\n`Active`: `true`\n\n### Obligation 2\n\n`Owner`: `TESTING` ...",
     good_example="## Outstanding Obligations\n\n`Active`: `true`\n\n### Obligation 1\n\n`Owner`: `TESTING` ...",
+    help="Renumber the obligations `### Obligation 1`, `### Obligation 2`, ... in order.",
 )
 def obligation_numbering(project):
     yield from _numbering(
@@ -848,6 +938,8 @@ converted frame's" owner, so the owner follows PROTOCOL.md, Failure Handoffs:
     beyond_checker=True,
     bad_example="### Obligation 1\n\n`Owner`: `DEVELOPING` `FailureType`: `VERIFICATION` `Reason`: `...`",
     good_example="### Obligation 1\n\n`Owner`: `TESTING` `FailureType`: `VERIFICATION` `Reason`: `...`",
+    help="Give the obligation a valid FailureType and the Owner state that owns it.",
+    no_fix_reason="Either value may be the wrong one.",
 )
 def obligation_owner(project):
     for ob in obligations(project):

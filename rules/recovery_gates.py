@@ -68,6 +68,8 @@ plan or the verification report that lacks, repeats or leaves empty one of
 **Fix safety.** No fix.""",
     bad_example="### Suspended Assignment 1\n\n`Recovery Frame`: `1` `Purpose`: `DEVELOPMENT` `Target`: `NONE`",
     good_example="### Suspended Assignment 1\n\n`Recovery Frame`: `1` `Recovery Reason`: `A defect.`\n`Purpose`: `DEVELOPMENT` `Target`: `NONE`\n`Assessed Inputs`: `endpoint content` `Next Action`: `finish DEV-002`",
+    help="Give the suspended assignment every required field once, with a value.",
+    no_fix_reason="The saved assignment is a record of what was interrupted.",
 )
 def suspended_assignment_fields(project):
     for doc, c in _entries(project):
@@ -103,6 +105,8 @@ specific correction (not `NONE`) for `CORRECTION`.
     beyond_checker=True,
     bad_example="`Purpose`: `INCREMENT` `Target`: `NONE`",
     good_example="`Purpose`: `INCREMENT` `Target`: `Increment 1`",
+    help="Give the suspended assignment a valid Recovery Frame, Purpose and Target that fit together.",
+    no_fix_reason="The saved values record what was interrupted.",
 )
 def suspended_assignment_values(project):
     for doc, c in _entries(project):
@@ -151,6 +155,8 @@ frame.
 **Fix safety.** No fix.""",
     bad_example="Frame 2 (`From`: `TESTING`, `Reason`: `A defect.`) ... report: Suspended Assignment for frame 2 with `Recovery Reason`: `Another defect.`",
     good_example="Frame 2 (`From`: `TESTING`, `Reason`: `A defect.`) ... report: Suspended Assignment for frame 2 with `Recovery Reason`: `A defect.`",
+    help="Save the interrupted assignment (with its frame and reason) as a `### Suspended Assignment N`.",
+    no_fix_reason="What the role was doing is only known to it.",
 )
 def scoped_recovery_suspended_assignment(project):
     st = project.state
@@ -209,6 +215,8 @@ reports a report whose `Assessment Purpose`/`Assessment Target` do not restore i
 **Fix safety.** No fix.""",
     bad_example="Suspended Assignment (frame 1): `Purpose`: `INCREMENT` `Target`: `Increment 1` ... header: `Assessment Purpose`: `CORRECTION`",
     good_example="Suspended Assignment (frame 1): `Purpose`: `INCREMENT` `Target`: `Increment 1` ... header: `Assessment Purpose`: `INCREMENT` `Assessment Target`: `Increment 1`",
+    help="Restore the assignment saved for the popped frame on RESUME to TESTING.",
+    no_fix_reason="Restoring it is the Tester's work.",
 )
 def restore_suspended_assessment(project):
     if tester_record_relaxed(project):
@@ -243,6 +251,8 @@ completion" (Full Verification Boundary).
 **Fix safety.** No fix.""",
     bad_example="Frame 1 owned by TESTING ... report: `Assessment Purpose`: `FULL` `Assessment Target`: `NONE`",
     good_example="Frame 1 owned by TESTING ... report: `Assessment Purpose`: `CORRECTION` `Assessment Target`: `Repair endpoint assertion`",
+    help="Record `Assessment Purpose`: `CORRECTION` with the frame's specific target.",
+    no_fix_reason="The target is the correction the Tester performs.",
 )
 def scoped_correction_purpose(project):
     if tester_record_relaxed(project):
@@ -277,6 +287,8 @@ for an active frame.
 **Fix safety.** No fix.""",
     bad_example="Plan: Suspended Assignment for frame 1 (`DEVELOPMENT`) ... report `Status`: `COMPLETE`",
     good_example="Plan: Suspended Assignment for frame 1 (`DEVELOPMENT`) ... report `Status`: `IN_PROGRESS`",
+    help="Keep the report IN_PROGRESS during scoped recovery.",
+    no_fix_reason="Reopening the report is the Tester's call.",
 )
 def scoped_recovery_complete_report(project):
     if tester_record_relaxed(project):
@@ -311,6 +323,8 @@ already used by an earlier entry of the same plan or report.
     beyond_checker=True,
     bad_example="### Suspended Assignment 1\n...\n### Suspended Assignment 1",
     good_example="### Suspended Assignment 1\n...\n### Suspended Assignment 2",
+    help="Number suspended assignment entries uniquely within the artifact.",
+    no_fix_reason="Renumbering could change which entry is the latest.",
 )
 def suspended_assignment_numbers(project):
     seen: dict[str, set[str]] = {}

@@ -246,6 +246,8 @@ have passed its gate without persisting its record.
     good_example="""\
 `.standards/docs/reviews/<Id>/implementation.md` exists with current-cycle
 provenance and `Status`: `COMPLETE`.""",
+    help="Write the record (with current-cycle provenance at its fixed path) before the cycle moves past its owner's state.",
+    no_fix_reason="The owning role must produce the record.",
 )
 def passed_state_record_missing(project):
     yield from _emit(project, "SL930")
@@ -276,6 +278,8 @@ its record says so with `COMPLETE`.
 TESTING, while the verification report shows `Status`: `IN_PROGRESS`.""",
     good_example="""\
 The verification report shows `Status`: `COMPLETE` before Tester hands off.""",
+    help="Complete the record's gate (`Status`: `COMPLETE`), or route the cycle back to its owner.",
+    no_fix_reason="Only the owner can complete its gate.",
 )
 def passed_state_record_incomplete(project):
     yield from _emit(project, "SL931")
@@ -303,6 +307,8 @@ another role has passed its gate, so its report is complete.
 at `Status`: `IN_PROGRESS`.""",
     good_example="""\
 The final-deliverable review shows `Status`: `COMPLETE`.""",
+    help="Complete the final-deliverable review before resuming from REVIEWING_FINAL.",
+    no_fix_reason="The review is the Reviewer's work.",
 )
 def resume_from_final_review_record(project):
     yield from _emit(project, "SL932")
@@ -335,6 +341,8 @@ Reviewer.""",
     good_example="""\
 Synchronizer keeps the frame, sets `RerunThrough`: `REVIEWING_IMPLEMENTATION`
 and hands off to Reviewer.""",
+    help="Complete the returning role's record, or route the incomplete correction through implementation review.",
+    no_fix_reason="Route the incomplete correction through implementation Reviewer.",
 )
 def direct_return_signoff_record(project):
     yield from _emit(project, "SL934")
@@ -362,6 +370,8 @@ its supporting full verification must remain applicable to current inputs."*
 implementation review at `Status`: `IN_PROGRESS`.""",
     good_example="""\
 The implementation review shows `Status`: `COMPLETE`.""",
+    help="Complete this cycle's implementation review before a COMPLETION_CHANGE.",
+    no_fix_reason="The review is the Reviewer's work.",
 )
 def completion_change_review_record(project):
     yield from _emit(project, "SL935")
@@ -390,6 +400,8 @@ explicit user decision.""",
     good_example="""\
 A DOCUMENTATION cycle with scope, design, documentation, final review and
 synchronization records only.""",
+    help="Remove the plan, verification or implementation review from the DOCUMENTATION cycle, or change the cycle by an explicit user decision.",
+    no_fix_reason="The record must be removed or the cycle changed by an explicit user decision.",
 )
 def documentation_omitted_owner_record(project):
     c = _cycle(project)
@@ -430,6 +442,8 @@ every later state follows an audit that wrote the context.
 `.standards/CONTEXT.md`.""",
     good_example="""\
 `.standards/CONTEXT.md` holds Auditor's project context.""",
+    help="Write `.standards/CONTEXT.md` during AUDITING.",
+    no_fix_reason="Auditor writes the context.",
 )
 def documentation_context_missing(project):
     c = _cycle(project)

@@ -123,6 +123,8 @@ assessment and its recorded prerequisites"* (Implementation-Reviewed Closure).
 ## Implementation-Reviewed Closure
 
 `Policy`: `IMPLEMENTATION_REVIEWED` `Eligibility`: `ELIGIBLE` ...""",
+    help="Add the Implementation-Reviewed Closure assessment to the implementation review report.",
+    no_fix_reason="Reviewer must assess closure eligibility.",
 )
 def closure_assessment_missing(project):
     a = _active(project)
@@ -166,6 +168,8 @@ full-deliverable completion.""",
 `Eligibility`: `NOT_ASSESSED` while `WorkflowState` is `AWAITING_USER_SIGNOFF`.""",
     good_example="""\
 `Eligibility`: `ELIGIBLE` with its recorded prerequisites.""",
+    help="Reassess closure eligibility, or choose full-deliverable completion.",
+    no_fix_reason="Reviewer must reassess, or the user may choose full-deliverable completion.",
 )
 def closure_not_eligible(project):
     a = _active(project)
@@ -218,6 +222,8 @@ template, Implementation-Reviewed Closure).
 ## Implementation-Reviewed Closure
 
 `Policy`: `IMPLEMENTATION_REVIEWED` `Eligibility`: `NOT_ASSESSED` ...""",
+    help="Give each Implementation-Reviewed Closure field exactly one concrete value.",
+    no_fix_reason="The values are the Reviewer's assessment.",
 )
 def closure_field_not_concrete(project):
     sec = _closure_section(project)
@@ -260,6 +266,8 @@ Closure).
 `Eligibility`: `ELIGIBLE` `Assessed Inputs`: `NONE`""",
     good_example="""\
 `Eligibility`: `ELIGIBLE` `Assessed Inputs`: `Current scope, design and test content.`""",
+    help="Record the user's choice, inputs, evidence and omitted guarantees, with no unmet requirements, or mark the closure INELIGIBLE.",
+    no_fix_reason="Whether closure is eligible is Reviewer's judgement.",
 )
 def closure_eligible_prerequisites(project):
     sec = _closure_section(project)
@@ -303,6 +311,8 @@ a substitute final review."* (Review Gates).
 `final-deliverable.md` with `## Implementation-Reviewed Closure`.""",
     good_example="""\
 Only `implementation.md` holds the closure section.""",
+    help="Move the closure assessment into the implementation review report.",
+    no_fix_reason="Move the assessment to the implementation report.",
 )
 def closure_outside_implementation_report(project):
     a = _active(project)
@@ -340,6 +350,8 @@ supersession under a separate `## Closure Assessment History` heading."*
 Two `## Implementation-Reviewed Closure` sections.""",
     good_example="""\
 One current section and a `## Closure Assessment History` section.""",
+    help="Keep exactly one current Implementation-Reviewed Closure section.",
+    no_fix_reason="Which assessment is current is Reviewer's call.",
 )
 def closure_section_repeated(project):
     a = _active(project)
@@ -380,6 +392,8 @@ conclusions distinct and record the unmet requirement and its owner."*
 `Eligibility`: `INELIGIBLE` `Unmet Requirements`: `NONE`""",
     good_example="""\
 `Eligibility`: `INELIGIBLE` `Unmet Requirements`: `Documenter must supply guide evidence for AC-002.`""",
+    help="Name the unmet requirements of the INELIGIBLE closure.",
+    no_fix_reason="Only Reviewer knows what is unmet.",
 )
 def closure_ineligible_without_unmet(project):
     a = _active(project)

@@ -34,6 +34,8 @@ can resume the workflow.
 """,
     bad_example="A project whose `.standards/` has no `MODE.md`.",
     good_example="`.standards/MODE.md` holds `` `ProjectMode`: `BROWNFIELD` ``.",
+    help="Reinstall the framework runtime (or restore the file from version control), then run again.",
+    no_fix_reason="Reinstall or restore the file from version control.",
 )
 def runtime_file_missing(project):
     for rel in RUNTIME_FILES:
@@ -75,6 +77,8 @@ For STATE.md the user resolves it "by keeping exactly one cycle".
 """,
     bad_example="<<<<<<< HEAD\n`WorkflowState`: `TESTING`\n=======\n`WorkflowState`: `DEVELOPING`\n>>>>>>> feature",
     good_example="`WorkflowState`: `TESTING`",
+    help="Stop workflow work and ask the user to resolve the conflict in git, keeping exactly one side; then run again.",
+    no_fix_reason="The protocol says a role stops and never resolves a conflict by choosing a side; the user decides.",
 )
 def merge_conflict(project):
     for rel in CONFLICT_FILES:
@@ -116,6 +120,8 @@ conflict left in a record is just as much a stop.
 """,
     bad_example="<<<<<<< HEAD\n- `AC-001`: Search by name.\n=======\n- `AC-001`: Search by e-mail.\n>>>>>>> feature",
     good_example="- `AC-001`: Search by name.",
+    help="Stop and ask the user to resolve the conflict in git; never resolve it by choosing a side.",
+    no_fix_reason="The protocol says a role stops and never resolves a conflict by choosing a side; the user decides.",
 )
 def record_merge_conflict(project):
     for rel in project.markdown_files:

@@ -77,6 +77,8 @@ obligation remains."
 """,
     bad_example="`WorkflowState`: `AWAITING_USER_SIGNOFF`\n\n## Recovery\n\n`Active`: `true`\n\n### Frame 1\n...",
     good_example="`WorkflowState`: `AWAITING_USER_SIGNOFF`\n\n## Recovery\n\n`Active`: `false`",
+    help="Route the remaining recovery frames and obligations to their owners before awaiting sign-off.",
+    no_fix_reason="The remaining corrective work must be routed first.",
 )
 def signoff_recovery(project):
     sm = state_of(project)
@@ -116,6 +118,8 @@ entries may show the wrong state was recorded.
 """,
     bad_example="`WorkflowState`: `CANCELLED`\n\n## Recovery\n\n`Active`: `true`\n\n### Frame 1\n...",
     good_example="`WorkflowState`: `CANCELLED`\n\n## Recovery\n\n`Active`: `false`",
+    help="Clear the recovery stack and obligations of the finished cycle, or correct `WorkflowState` if the cycle has not ended.",
+    no_fix_reason="A terminal cycle is not reopened, but the leftover entries may show the wrong state was recorded.",
 )
 def terminal_recovery(project):
     sm = state_of(project)
@@ -157,6 +161,8 @@ protocol/expedited.md: "no blocking user question remains".
 """,
     bad_example="`WorkflowState`: `AWAITING_USER_SIGNOFF`\n\n`BlockedOn`: `Which locale?`",
     good_example="`WorkflowState`: `AWAITING_USER_SIGNOFF`\n\n`BlockedOn`: `NONE`",
+    help="Answer the blocking question (or route it) and set `BlockedOn` to `NONE` before awaiting sign-off.",
+    no_fix_reason="The question needs the user's answer.",
 )
 def signoff_blocked(project):
     sm = state_of(project)
@@ -191,6 +197,8 @@ must be `NONE`"; Documentation Cycle Contract: "`CompletionPolicy`,
 """,
     bad_example="`WorkflowState`: `AWAITING_USER_SIGNOFF` `CycleMode`: `STANDARD`\n\n`BaselineReconciliation`:\n\n- `SourceCycle`: `old-20260101T000000Z-0a1b2c3d`\n  `Request`: `Old.`",
     good_example="`WorkflowState`: `AWAITING_USER_SIGNOFF` `CycleMode`: `STANDARD`\n\n`BaselineReconciliation`: `NONE`",
+    help="Reconcile every listed source cycle and set `BaselineReconciliation` to `NONE` before awaiting sign-off.",
+    no_fix_reason="Auditor must reconcile every listed source.",
 )
 def signoff_baseline(project):
     sm = state_of(project)
@@ -229,6 +237,8 @@ Expedited Brownfield with the implementation Reviewer.
 """,
     bad_example="`WorkflowState`: `AWAITING_USER_SIGNOFF` `CycleMode`: `STANDARD`\n\n`CompletionPolicy`: `FULL_DELIVERABLE`\n\n`Kind`: `FORWARD` `From`: `REVIEWING_IMPLEMENTATION`",
     good_example="`WorkflowState`: `AWAITING_USER_SIGNOFF` `CycleMode`: `STANDARD`\n\n`CompletionPolicy`: `FULL_DELIVERABLE`\n\n`Kind`: `FORWARD` `From`: `SYNCHRONIZING`",
+    help="Run the remaining phases of the route before handing off to AWAITING_USER_SIGNOFF.",
+    no_fix_reason="Skipped phases must actually run.",
 )
 def signoff_source(project):
     sm = state_of(project)
@@ -268,6 +278,8 @@ with `IMPLEMENTATION_REVIEWED`.
 """,
     bad_example="`WorkflowState`: `AWAITING_USER_SIGNOFF` `CycleMode`: `STANDARD`\n\n`CompletionPolicy`: `FULL_DELIVERABLE`\n\n`Kind`: `FORWARD` `From`: `REVIEWING_IMPLEMENTATION`",
     good_example="`WorkflowState`: `DOCUMENTING` `CycleMode`: `STANDARD`\n\n`CompletionPolicy`: `FULL_DELIVERABLE`\n\n`Kind`: `FORWARD` `From`: `REVIEWING_IMPLEMENTATION`",
+    help="Hand a passing implementation review off to DOCUMENTING (or, under IMPLEMENTATION_REVIEWED, to AWAITING_USER_SIGNOFF).",
+    no_fix_reason="The state the handoff should have gone to needs the review's outcome.",
 )
 def review_forward_target(project):
     sm = state_of(project)

@@ -153,7 +153,37 @@ def _determined_value(st, label: str, name: str) -> Optional[str]:
     if label == "header" and name == "PendingCycleBlockedOn":
         if _value(st, header, "PendingCycleRequest") == "UNSET":
             return "NONE"
+    if name == "Active" and label in ("Recovery", "Outstanding Obligations"):
+        # Active is true exactly when the section holds frames / obligations.
+        sec = st.section(label)
+        if sec is not None:
+            return "true" if list(sec.subsections) else "false"
+    if label == "Handoff" and name == "FailureType":
+        # Only FAILURE and USER_REWORK handoffs route a failure type.
+        if _value(st, st.section("Handoff"), "Kind") in ("INITIAL", "FORWARD", "CHECKPOINT"):
+            return "NONE"
     return None
+
+
+_POINTER_TYPES = {"Scope": "SCOPE", "Architecture": "ARCHITECTURE", "Development": "DEVELOPMENT"}
+
+
+def _record_value(project, label: str, name: str) -> Optional[str]:
+    """For a missing Active Work path field: the path of this cycle's one
+    record of that type, when exactly one exists."""
+    if label != "Active Work" or name not in _POINTER_TYPES:
+        return None
+    from standards_lint.rules.provenance import placement
+
+    art = _POINTER_TYPES[name]
+    mode = _value(project.state, project.state.header, "CycleMode")
+    if (mode == "EXPEDITED" and name != "Development") or (mode == "DOCUMENTATION" and name == "Development"):
+        return None  # the mode keeps the field NONE
+    first, seconds = placement(project)
+    rec = first.get((art, None))
+    if rec is None or any(b.artifact == art for b, _h in seconds):
+        return None
+    return rec.path
 
 
 # -- SL200 ----------------------------------------------------------------------
@@ -178,6 +208,7 @@ is inserted at the top, a different one replaced.
     beyond_checker=True,
     bad_example="# Workflow state\n\n`WorkflowState`: `AUDITING` ...",
     good_example="# S.T.A.N.D.A.R.D.S. Workflow State\n\n`WorkflowState`: `AUDITING` ...",
+    help="Make the first line `# S.T.A.N.D.A.R.D.S. Workflow State`.",
 )
 def state_title(project):
     st = _state(project)
@@ -210,11 +241,13 @@ follow the order of the shape example in **Persisted Workflow State**:
 `Active Work`, `Handoff`, and `Recovery`." A missing or repeated section makes
 the state ambiguous; no role can resume from it.
 
-**Fix safety.** No fix: which copy of a repeated section is right, or what a
-missing one held, is the user's decision.
+**Fix safety.** Sometimes: a heading that differs only in letter case or spacing is respelt (safe). Which copy of a repeated section is right, or what a missing one held, is the user's decision.
 """,
     bad_example="## Active Work\n...\n## handoff\n...",
     good_example="## Active Work\n...\n## Handoff\n...",
+    fix="sometimes",
+    help="Keep exactly one `## Active Work`, `## Handoff`, `## Recovery` and `## Outstanding Obligations` section, merging or removing the extra copy.",
+    no_fix_reason="Which copy of a repeated section is right, or what a missing one held, is the user's decision; a miscapitalised heading is fixed.",
 )
 def state_section_count(project):
     st = _state(project)
@@ -230,10 +263,15 @@ def state_section_count(project):
                 where = near[0].heading
                 msg = (f"STATE.md has no `## {title}` section; the heading `{near[0].heading.text.strip()}` "
                        f"must read exactly `## {title}`.")
+                fix = None
+                if len(near) == 1:
+                    fix = replace(STATE_PATH, near[0].heading.span, f"## {title}",
+                                  description=f"Spell the heading `## {title}`")
             else:
                 where = st.doc.title or STATE_PATH
                 msg = f"STATE.md has no `## {title}` section; it needs exactly one."
-            yield report(where, msg)
+                fix = None
+            yield report(where, msg, fix)
         else:
             yield report(found[1].heading,
                          f"STATE.md has {len(found)} `## {title}` sections; it needs exactly one.")
@@ -268,11 +306,19 @@ A missing field is inserted only where the protocol fixes its value:
 `PendingVerificationCadence: NONE` in a documentation or inactive cycle,
 `CompletionPolicy: NONE` before any cycle or in an expedited or documentation
 cycle, and the paired `PendingCycleRequest: UNSET` /
-`PendingCycleBlockedOn: NONE`. Otherwise no fix.
+`PendingCycleBlockedOn: NONE`, `Recovery`/`Outstanding Obligations` `Active`
+from their entries, `Handoff.FailureType: NONE` for a kind that routes no
+failure, and an Active Work path naming this cycle's only record of its type.
+A STANDARD cycle's missing `CompletionPolicy` gets `FULL_DELIVERABLE`, the
+protocol's initial value, as an unsafe fix (the user may have chosen
+`IMPLEMENTATION_REVIEWED`; not offered when the request names it). Otherwise no
+fix.
 """,
     fix="sometimes",
     bad_example="`AuditTarget`: `NONE` `BlockedOn`: `NONE`",
     good_example="`AuditTarget`: `NONE` `BlockedOn`: `NONE` `PendingVerificationCadence`: `NONE`",
+    help="Write the field once with its current value (the protocol's shape lists every field; use `NONE` where it does not apply).",
+    no_fix_reason="The value of most missing fields is a fact of the cycle that only its roles know.",
 )
 def state_field_missing(project):
     st = _state(project)
@@ -294,10 +340,19 @@ def state_field_missing(project):
             q = _qualified(label, name)
             if not found:
                 fix = None
-                value = _determined_value(st, label, name)
+                value = _determined_value(st, label, name) or _record_value(project, label, name)
+                applicability = "safe"
+                if value is None and label == "Active Work" and name == "CompletionPolicy":
+                    # "Each new standard cycle initializes FULL_DELIVERABLE unless the
+                    # user explicitly selects IMPLEMENTATION_REVIEWED" (Policy lifecycle).
+                    cid = _value(st, container, "Id")
+                    request = _value(st, container, "Request") or ""
+                    if (_value(st, st.header, "CycleMode") == "STANDARD" and cid not in (None, "UNSET", "NONE")
+                            and "IMPLEMENTATION_REVIEWED" not in request):
+                        value, applicability = "FULL_DELIVERABLE", "unsafe"
                 at = _insert_after_last(st, container, wanted[label], text)
                 if value is not None and at is not None:
-                    fix = Fix((Edit(STATE_PATH, at, at, f" `{name}`: `{value}`"),), "safe",
+                    fix = Fix((Edit(STATE_PATH, at, at, f" `{name}`: `{value}`"),), applicability,
                               f"Insert `{name}`: `{value}`")
                 where_text = "the STATE.md header" if label == "header" else f"`## {label}`"
                 yield report(_where(st, container), f"{q} is missing from {where_text}; it must occur exactly once.",
@@ -315,7 +370,12 @@ def state_field_missing(project):
                 continue
             for f in found:
                 if not f.value.strip():
-                    yield report((STATE_PATH, f.span), f"{q} is empty; it needs a value.")
+                    value = _determined_value(st, label, name) or _record_value(project, label, name)
+                    fix = None
+                    if value is not None and len(found) == 1:
+                        fix = replace(STATE_PATH, f.span, f"`{name}`: `{value}`",
+                                      description=f"Set `{name}` to `{value}`")
+                    yield report((STATE_PATH, f.span), f"{q} is empty; it needs a value.", fix=fix)
                     break
 
 
@@ -342,11 +402,13 @@ values; Workflow States lists the states; Workflow State Reference:
 `INCREMENTAL`, or `AFTER_IMPLEMENTATION` ... a missing, invalid, or repeated
 value is an inconsistency."
 
-**Fix safety.** No fix: a misspelt value usually has an obvious intent, but
-choosing it is a state change the user must confirm.
+**Fix safety.** Sometimes: the template's angle brackets around a valid value are dropped (safe); a value differing only in letter case, spaces or hyphens from exactly one allowed value, or one typo away from exactly one, is respelt (unsafe: a state change the user confirms). Otherwise no fix.
 """,
     bad_example="`WorkflowState`: `REVIEWING IMPLEMENTATION`",
     good_example="`WorkflowState`: `REVIEWING_IMPLEMENTATION`",
+    fix="sometimes",
+    help="Replace the value with one of the listed values, the one the cycle is actually in.",
+    no_fix_reason="A value that is not a misspelling of exactly one allowed value has no unmistakable intent.",
 )
 def state_field_invalid(project):
     st = _state(project)
@@ -363,7 +425,30 @@ def state_field_invalid(project):
                 continue
             q = _qualified(label, name)
             yield report((STATE_PATH, f.value_span),
-                         f"{q} is `{f.value}`, which is not one of {', '.join(allowed)}.")
+                         f"{q} is `{f.value}`, which is not one of {', '.join(allowed)}.",
+                         meant_value(STATE_PATH, f, allowed))
+
+
+def meant_value(path: str, f: Field, allowed) -> Optional[Fix]:
+    """A fix for an enumerated value whose meaning is unmistakable: the
+    template's angle brackets left around a valid value (`<false>`: safe),
+    or one allowed value differing only in case, spaces for underscores or
+    surrounding space (`reviewing implementation`: unsafe, the user confirms)."""
+    raw = f.value
+    inner = raw.strip()
+    if inner.startswith("<") and inner.endswith(">") and inner[1:-1].strip() in allowed:
+        return replace(path, f.value_span, inner[1:-1].strip(), description="Drop the template's angle brackets")
+    norm = inner.strip("<>").strip().replace(" ", "_").replace("-", "_").upper()
+    hits = [a for a in allowed if a.upper() == norm]
+    if not hits and len(norm) >= 4:
+        # One typo away from exactly one allowed value (`DOCUMENTATIONS`).
+        import difflib
+
+        hits = difflib.get_close_matches(norm, [a.upper() for a in allowed], n=2, cutoff=0.9)
+        hits = [a for a in allowed if a.upper() in hits]
+    if len(hits) == 1 and hits[0] != raw:
+        return replace(path, f.value_span, hits[0], safe=False, description=f"Spell the value `{hits[0]}`")
+    return None
 
 
 # -- SL204 ----------------------------------------------------------------------
@@ -389,6 +474,7 @@ end; if `WorkflowState` is the wrong field, the fix hides that.
     fix="unsafe",
     bad_example="`WorkflowState`: `SIGNED_OFF` `CycleMode`: `STANDARD`",
     good_example="`WorkflowState`: `SIGNED_OFF` `CycleMode`: `UNSET`",
+    help="Set `CycleMode` to `UNSET` if the cycle really ended; otherwise correct `WorkflowState`.",
 )
 def terminal_cycle_mode(project):
     st = _state(project)
@@ -425,6 +511,8 @@ only the user knows which.
 """,
     bad_example="`PendingCycleRequest`: `Add search.` `PendingCycleBlockedOn`: `NONE`",
     good_example="`PendingCycleRequest`: `Add search.` `PendingCycleBlockedOn`: `Choose a mode supported by GREENFIELD.`",
+    help="Either record the pending request and its blocking question, or set `PendingCycleRequest`: `UNSET` and `PendingCycleBlockedOn`: `NONE`.",
+    no_fix_reason="Either the request or the question is missing, and only the user knows which.",
 )
 def pending_request_pairing(project):
     st = _state(project)
@@ -470,6 +558,7 @@ belongs to an active cycle's Developer.
     fix="safe",
     bad_example="`WorkflowState`: `SIGNED_OFF` `CycleMode`: `UNSET` ... `PendingVerificationCadence`: `INCREMENTAL`",
     good_example="`WorkflowState`: `SIGNED_OFF` `CycleMode`: `UNSET` ... `PendingVerificationCadence`: `NONE`",
+    help="Set `PendingVerificationCadence` to `NONE` (no cycle is active).",
 )
 def inactive_pending_cadence(project):
     st = _state(project)
@@ -557,6 +646,8 @@ obligations"; whether the value is `NONE` or a list is for the user to say.
 """,
     bad_example="## Active Work\n\n`Id`: `UNSET` ... `PendingVerificationCadence`: `NONE`\n\n## Handoff",
     good_example="## Active Work\n\n`Id`: `UNSET` ... `PendingVerificationCadence`: `NONE`\n\n`BaselineReconciliation`: `NONE`",
+    help="Add `` `BaselineReconciliation`: `NONE` `` to Active Work, or the list of unresolved cancelled source cycles.",
+    no_fix_reason='The protocol says "do not infer entries or discard obligations"; whether the value is `NONE` or a list is for the user to say.',
 )
 def baseline_missing(project):
     st = _state(project)
@@ -591,6 +682,8 @@ this format is invalid workflow state."
 """,
     bad_example="`BaselineReconciliation`: `[]`",
     good_example="`BaselineReconciliation`: `NONE`",
+    help="Keep one `BaselineReconciliation`, on its own line: `NONE`, or the label followed by one list entry per source cycle.",
+    no_fix_reason='"do not infer entries or discard obligations".',
 )
 def baseline_format(project):
     st = _state(project)
@@ -654,6 +747,8 @@ entries or discard obligations".
     fix="sometimes",
     bad_example="`BaselineReconciliation`:\n- `SourceCycle`: `change-cache-20260101T000000Z-0a1b2c3d`",
     good_example="`BaselineReconciliation`:\n- `SourceCycle`: `change-cache-20260101T000000Z-0a1b2c3d`\n  `Request`: `Change the cache.`",
+    help="Give the entry exactly one `SourceCycle` (the cancelled cycle's Id) and one `Request` (its request summary).",
+    no_fix_reason="The missing value is the cancelled cycle's Id or request, which only its history holds.",
 )
 def baseline_entry_incomplete(project):
     st = _state(project)
@@ -744,6 +839,8 @@ key". Anything else cannot name a cancelled cycle.
 """,
     bad_example="- `SourceCycle`: `old-cycle-1`\n  `Request`: `Old work.`",
     good_example="- `SourceCycle`: `old-work-20260101T000000Z-0a1b2c3d`\n  `Request`: `Old work.`",
+    help="Copy the cancelled cycle's `Active Work.Id` exactly into `SourceCycle`.",
+    no_fix_reason="Copy the cancelled cycle's `Active Work.Id` exactly.",
 )
 def baseline_source_not_cycle_id(project):
     st = _state(project)
@@ -776,6 +873,7 @@ lacks.
     fix="unsafe",
     bad_example="- `SourceCycle`: `a-20260101T000000Z-0a1b2c3d`\n  `Request`: `A.`\n- `SourceCycle`: `a-20260101T000000Z-0a1b2c3d`\n  `Request`: `A again.`",
     good_example="- `SourceCycle`: `a-20260101T000000Z-0a1b2c3d`\n  `Request`: `A.`",
+    help="Keep one entry per source cycle, merging the request summaries if they differ.",
 )
 def baseline_duplicate_source(project):
     st = _state(project)
@@ -819,6 +917,8 @@ cycle's ID.
 """,
     bad_example="`Id`: `a-20260101T000000Z-0a1b2c3d` ...\n- `SourceCycle`: `a-20260101T000000Z-0a1b2c3d`",
     good_example="`Id`: `b-20260102T000000Z-1b2c3d4e` ...\n- `SourceCycle`: `a-20260101T000000Z-0a1b2c3d`",
+    help="Remove the active cycle from BaselineReconciliation, or replace it with the cancelled source cycle's Id it was meant to name.",
+    no_fix_reason="The entry probably meant a different (cancelled) cycle's ID.",
 )
 def baseline_lists_active_cycle(project):
     st = _state(project)
@@ -861,6 +961,8 @@ one of `INITIAL`, `FORWARD`, `CHECKPOINT`, `FAILURE`, `RESUME`, `PROMOTE`,
 """,
     bad_example="`Kind`: `NEW CYCLE`",
     good_example="`Kind`: `NEW_CYCLE`",
+    help="Set `Handoff.Kind` to the kind of the last transition (INITIAL, NEW_CYCLE, FORWARD, FAILURE, USER_REWORK, RESUME, CHECKPOINT, PROMOTE or COMPLETION_CHANGE).",
+    no_fix_reason="The kind records which transition happened.",
 )
 def handoff_kind_unknown(project):
     yield from _handoff_value_not_in(project, "Kind", HANDOFF_KINDS, "Handoff.Kind `{value}` is not a handoff kind; "
@@ -884,6 +986,8 @@ fields".
 """,
     bad_example="`From`: `REVIEWING FINAL`",
     good_example="`From`: `REVIEWING_FINAL`",
+    help="Set `Handoff.From` to the state the last transition left (or `NONE` for INITIAL).",
+    no_fix_reason="The source state is a fact of the last transition.",
 )
 def handoff_from_unknown(project):
     yield from _handoff_value_not_in(project, "From", ("NONE",) + WORKFLOW_STATES,
@@ -918,6 +1022,8 @@ types (`SCOPING`, `ARCHITECTURE`, `PROJECT_CONTEXT`, `IMPLEMENTATION`,
 """,
     bad_example="`FailureType`: `TODO`",
     good_example="`FailureType`: `NONE`",
+    help="Set `Handoff.FailureType` to the failure type being routed, or `NONE`.",
+    no_fix_reason="The type decides who owns the correction.",
 )
 def handoff_failure_type_unknown(project):
     yield from _handoff_value_not_in(project, "FailureType", ("NONE",) + FAILURE_TYPES,
@@ -947,6 +1053,8 @@ removed); otherwise no fix.
     beyond_checker=True,
     bad_example="`Kind`: `INITIAL` `Kind`: `CHECKPOINT` `From`: `NONE`",
     good_example="`Kind`: `INITIAL` `From`: `NONE`",
+    help="Keep each Handoff field once, with the value of the last transition.",
+    no_fix_reason="The copies hold different values; which one the last transition wrote is not known.",
 )
 def handoff_field_repeated(project):
     st = _state(project)

@@ -70,6 +70,8 @@ the user's choice.
 """,
     bad_example="`User Style`: `tony.md`  (with both `tony.md` and `tony.md.md` in `.standards/user-styles/developer/`)",
     good_example="`User Style`: `tony.md.md`  (the full name is unique)",
+    help="Set `User Style` to exactly one style file of the role, or clear it.",
+    no_fix_reason="Which style the user meant, or whether to clear it, is the user's choice.",
 )
 def user_style_unresolved(project):
     state = project.state

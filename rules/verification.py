@@ -105,9 +105,12 @@ or leaves empty `Assessment Purpose` or `Assessment Target`.
 required. Initialize new reports with `FULL` and `NONE`, respectively. Missing, invalid,
 repeated, or contradictory values are inconsistencies."
 
-**Fix safety.** No fix.""",
+**Fix safety.** Sometimes (safe): copies of one value are dropped, keeping the first. A missing or empty field, or copies with different values, have no fix.""",
     bad_example="`Status`: `IN_PROGRESS` `User Style`: `NONE`\n`Assessment Purpose`: `FULL`",
     good_example="`Status`: `IN_PROGRESS` `User Style`: `NONE`\n`Assessment Purpose`: `FULL` `Assessment Target`: `NONE`",
+    fix="sometimes",
+    help="Write `Assessment Purpose` and `Assessment Target` once each in the report header.",
+    no_fix_reason="The assessment's purpose and target are the Tester's assignment; only exact copies are dropped.",
 )
 def assessment_fields_once(project):
     doc = load_report(project)
@@ -132,6 +135,8 @@ rerun".
 **Fix safety.** No fix.""",
     bad_example="`Assessment Purpose`: `full`",
     good_example="`Assessment Purpose`: `FULL`",
+    help="Set `Assessment Purpose` to FULL, INCREMENT or CORRECTION.",
+    no_fix_reason="Which assessment the report is is the Tester's assignment.",
 )
 def assessment_purpose_value(project):
     doc = load_report(project)
@@ -158,6 +163,8 @@ contract; target `NONE`." and Full Verification Boundary: "with
 **Fix safety.** No fix: the purpose may be the wrong half.""",
     bad_example="`Assessment Purpose`: `FULL` `Assessment Target`: `Increment 1`",
     good_example="`Assessment Purpose`: `FULL` `Assessment Target`: `NONE`",
+    help="Set `Assessment Target` to `NONE` for a FULL assessment, or correct the purpose.",
+    no_fix_reason="The purpose may be the wrong half.",
 )
 def full_assessment_target(project):
     doc = load_report(project)
@@ -185,6 +192,8 @@ can pass."
 **Fix safety.** No fix.""",
     bad_example="`Assessment Purpose`: `CORRECTION` `Assessment Target`: `NONE`",
     good_example="`Assessment Purpose`: `CORRECTION` `Assessment Target`: `Repair endpoint assertion`",
+    help="Name the correction's specific target in `Assessment Target`.",
+    no_fix_reason="The target is the recovery frame's correction, which the Tester knows.",
 )
 def correction_target(project):
     doc = load_report(project)
@@ -221,6 +230,8 @@ and `TESTING -> DEVELOPING`" (Checkpoint Handoffs).
 **Fix safety.** No fix.""",
     bad_example="`WorkflowState`: `TESTING` (after FORWARD) ... report: `Assessment Purpose`: `INCREMENT`",
     good_example="`WorkflowState`: `TESTING` (after FORWARD) ... report: `Assessment Purpose`: `FULL` `Assessment Target`: `NONE`",
+    help="Record `Assessment Purpose`: `FULL` and `Assessment Target`: `NONE` for full verification.",
+    no_fix_reason="The report may belong to another assignment; the Tester confirms.",
 )
 def full_verification_purpose(project):
     if tester_record_relaxed(project):
@@ -256,6 +267,8 @@ not `Increment N`.
 **Fix safety.** No fix.""",
     bad_example="`Reason`: `Increment 1 ready.` ... report: `Assessment Target`: `Increment 2`",
     good_example="`Reason`: `Increment 1 ready.` ... report: `Assessment Purpose`: `INCREMENT` `Assessment Target`: `Increment 1`",
+    help="Record `Assessment Purpose`: `INCREMENT` and `Assessment Target`: `Increment N` for the checkpoint's increment.",
+    no_fix_reason="The report may belong to another assignment; the Tester confirms.",
 )
 def checkpoint_assessment_target(project):
     if tester_record_relaxed(project):
@@ -296,6 +309,8 @@ unfinished verification report whose `Assessment Purpose` is `INCREMENT` or `COR
 **Fix safety.** No fix.""",
     bad_example="`WorkflowState`: `REVIEWING_IMPLEMENTATION` ... report: `Assessment Purpose`: `INCREMENT`",
     good_example="`WorkflowState`: `REVIEWING_IMPLEMENTATION` ... report: `Assessment Purpose`: `FULL`",
+    help="Complete a FULL assessment before entering the Reviewer state.",
+    no_fix_reason="The assessment is the Tester's work.",
 )
 def reviewer_entry_full_purpose(project):
     st = project.state
@@ -332,6 +347,8 @@ verification report".
 **Fix safety.** No fix.""",
     bad_example="`Status`: `COMPLETE` ... `Assessment Purpose`: `CORRECTION`",
     good_example="`Status`: `COMPLETE` ... `Assessment Purpose`: `FULL` `Assessment Target`: `NONE`",
+    help="Set `Assessment Purpose`: `FULL` on a COMPLETE report, or reopen it.",
+    no_fix_reason="Which half is wrong is the Tester's call.",
 )
 def complete_report_full_purpose(project):
     doc = load_report(project)
@@ -359,6 +376,8 @@ Recovery Gates)
 **Fix safety.** No fix.""",
     bad_example="`Status`: `COMPLETE` ...\n\n| AC-004 | DEV-002 | AWAITING_IMPLEMENTATION |",
     good_example="`Status`: `IN_PROGRESS` ...\n\n| AC-004 | DEV-002 | AWAITING_IMPLEMENTATION |",
+    help="Assess the remaining acceptance work before marking the report COMPLETE.",
+    no_fix_reason="The assessment is the Tester's work.",
 )
 def complete_report_awaiting_implementation(project):
     doc = load_report(project)
@@ -401,6 +420,8 @@ Testable Increments); "Every checkpoint requires a defined increment."
 **Fix safety.** No fix.""",
     bad_example="`Assessment Target`: `Increment 2` (the plan defines only Increment 1)",
     good_example="`Assessment Target`: `Increment 1`",
+    help="Name an increment the development plan defines in `Assessment Target`.",
+    no_fix_reason="Which increment was assessed is the Tester's record.",
 )
 def assessment_target_increment_defined(project):
     doc = load_report(project)
@@ -430,6 +451,8 @@ references (PROTOCOL.md, Testable Increments).
 **Fix safety.** No fix.""",
     bad_example="| 3 | Endpoint / AC-001 | ... | VERIFIED |  (the plan defines Increments 1 and 2)",
     good_example="| 1 | Endpoint / AC-001 | ... | VERIFIED |",
+    help="Name only increments of the development plan in Increment Assessments.",
+    no_fix_reason="Which increment was assessed is the Tester's record.",
 )
 def increment_assessment_defined(project):
     doc = load_report(project)
@@ -488,6 +511,8 @@ report of this cycle is there at all.
 **Fix safety.** No fix.""",
     bad_example="| 1 | Endpoint / AC-001 | ... | BLOCKED |  (after CHECKPOINT `Increment 1 verified.`)",
     good_example="| 1 | Endpoint / AC-001 | ... | VERIFIED |",
+    help="Record the increment as VERIFIED in an IN_PROGRESS report before the checkpoint.",
+    no_fix_reason="The verification is the Tester's work.",
 )
 def tester_checkpoint_verified(project):
     n = tester_checkpoint(project)
@@ -523,6 +548,8 @@ report whose `## Execution Evidence` section is missing or empty.
 **Fix safety.** No fix.""",
     bad_example="## Execution Evidence\n\n## Open Findings and Dependencies",
     good_example="## Execution Evidence\n\n`npm test` in the root; exit 0, 3 passes.",
+    help="Persist the Execution Evidence before the checkpoint.",
+    no_fix_reason="The evidence is the Tester's to produce.",
 )
 def tester_checkpoint_evidence(project):
     n = tester_checkpoint(project)
@@ -559,6 +586,8 @@ handoff." Checkpoint Handoffs: Tester "records `Assessment Purpose: INCREMENT` a
 **Fix safety.** No fix.""",
     bad_example="`Assessment Purpose`: `INCREMENT` `Assessment Target`: `NONE`",
     good_example="`Assessment Purpose`: `INCREMENT` `Assessment Target`: `Increment 1`",
+    help="Set `Assessment Target` to `Increment N` for an INCREMENT assessment.",
+    no_fix_reason="Which increment is assessed is the Tester's assignment.",
 )
 def increment_assessment_target_format(project):
     doc = load_report(project)

@@ -43,3 +43,19 @@ def test_rules_command_lists_every_rule(capsys):
     assert main(["rules", "--format", "json"]) == 0
     listed = {r["code"] for r in json.loads(capsys.readouterr().out)}
     assert {r.code for r in builtin_rules()} <= listed
+
+
+def test_every_rule_without_a_fix_says_why_and_every_rule_has_a_next_step():
+    rules = builtin_rules()
+    assert rules
+    no_reason = [r.code for r in rules if r.fix == "none" and not r.no_fix_reason.strip()]
+    no_help = [r.code for r in rules if not r.help.strip()]
+    assert not no_reason, f"rules without a fix must say why (no_fix_reason=): {no_reason}"
+    assert not no_help, f"rules must declare the next step (help=): {no_help}"
+    for r in rules:
+        page = (DOCS / f"{r.code}.md").read_text(encoding="utf-8")
+        assert f"- **Fix:** {r.fix}" in page, r.code
+        assert r.help in page, r.code
+        if r.fix == "none":
+            assert f"**Why there is no fix:** {r.no_fix_reason}" in page, r.code
+

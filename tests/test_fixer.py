@@ -106,3 +106,67 @@ def test_passes_free_their_project_models_when_the_collector_is_held_back(tmp_pa
         assert len(alive) == 1 and alive[0]() is result.project  # only the last pass's
     finally:
         gc.enable()
+
+
+# -- renames -------------------------------------------------------------
+
+def _mover_registry(old: str, new: str, edit: bool = True):
+    """A registry of one rule: while *old* exists, move it to *new* (and, with
+    *edit*, rewrite its first line on the way)."""
+    from standards_lint.engine import Registry
+    from standards_lint.findings import Edit, Fix, Rename
+    from standards_lint.rule import report, rule
+
+    @rule(code="XX001", name="wrong-place", section="test", summary="s", fix="safe")
+    def wrong_place(project):
+        if project.exists(old):
+            text = project.text(old)
+            edits = ()
+            if edit and text.startswith("moved?"):
+                edits = (Edit(old, 0, len("moved?"), "moved!"),)
+            yield report(old, "wrong place", Fix(edits, "safe", "move", (Rename(old, new),)))
+        if project.exists(new) and project.text(new).startswith("moved?"):
+            yield report(new, "not rewritten")
+
+    return Registry([wrong_place], [], [])
+
+
+def test_fix_moves_a_file_once_and_the_second_run_changes_nothing(tmp_path):
+    write_tree(tmp_path, RUNTIME)
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "old.md").write_bytes(b"moved?\r\nrest\r\n")
+    reg = _mover_registry("a/old.md", "b/new.md")
+    report, result = fix_project(str(tmp_path), use_git=False, registry=reg)
+    assert report.renamed == {"a/old.md": "b/new.md"}
+    assert not (tmp_path / "a" / "old.md").exists()
+    assert (tmp_path / "b" / "new.md").read_bytes() == b"moved!\r\nrest\r\n"
+    assert result.findings == []
+    again, _ = fix_project(str(tmp_path), use_git=False, registry=reg)
+    assert again.fixed == [] and again.changed == {} and again.renamed == {}
+
+
+def test_fix_refuses_a_move_onto_an_existing_file(tmp_path):
+    write_tree(tmp_path, RUNTIME)
+    (tmp_path / "old.md").write_text("moved?\n")
+    (tmp_path / "new.md").write_text("someone's file\n")
+    report, result = fix_project(str(tmp_path), use_git=False, registry=_mover_registry("old.md", "new.md"))
+    assert report.fixed == [] and report.renamed == {}
+    assert (tmp_path / "old.md").read_text() == "moved?\n"
+    assert (tmp_path / "new.md").read_text() == "someone's file\n"
+    assert [f.code for f in result.findings] == ["XX001"]
+
+
+def test_diff_shows_a_move_as_a_git_rename(tmp_path):
+    from standards_lint.fixer import unified_diff
+
+    write_tree(tmp_path, RUNTIME)
+    (tmp_path / "old.md").write_text("moved?\nrest\n")
+    report, _ = fix_project(str(tmp_path), use_git=False, write=False, registry=_mover_registry("old.md", "new.md"))
+    diff = unified_diff(report)
+    assert diff.startswith("diff --git a/old.md b/new.md\nrename from old.md\nrename to new.md\n--- a/old.md\n+++ b/new.md\n")
+    assert "-moved?\n+moved!\n" in diff
+    assert (tmp_path / "old.md").exists() and not (tmp_path / "new.md").exists()
+    report, _ = fix_project(str(tmp_path), use_git=False, write=False,
+                            registry=_mover_registry("old.md", "new.md", edit=False))
+    plain = unified_diff(report)
+    assert plain == "diff --git a/old.md b/new.md\nrename from old.md\nrename to new.md\n"

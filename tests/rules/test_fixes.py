@@ -228,3 +228,36 @@ def test_sl212_no_fix_for_an_entry_with_content(tmp_path):
     assert len(found) == 2 and all(f.fix is None for f in found)
     fix_project(str(root), use_git=False, unsafe=True)
     assert read(root, STATE_PATH) == st
+
+
+# -- SL635 / SL642: a plan away from its fixed path moves there ------------------
+
+
+def test_sl642_moves_the_plan_to_its_fixed_path_and_repoints_development(tmp_path):
+    elsewhere = f"plans/{CID}.md"
+    plan = record("DEVELOPMENT", f"`Cycle`: `{CID}` `Status`: `IN_PROGRESS`")
+    st = state("DEVELOPING", frm="ARCHITECTING").replace("`Development`: `NONE`", f"`Development`: `{elsewhere}`")
+    root = tree(tmp_path, {elsewhere: plan}, st=st)
+    (found,) = findings(root, "SL642")
+    assert found.fix.applicability == "unsafe"
+    assert [(r.old, r.new) for r in found.fix.renames] == [(elsewhere, PLAN)]
+    safe_only, _ = fix_project(str(root), use_git=False)
+    assert (root / elsewhere).exists() and not (root / PLAN).exists()  # a move is never safe
+    report, _ = fix_project(str(root), use_git=False, unsafe=True)
+    assert report.renamed == {elsewhere: PLAN}
+    assert not (root / elsewhere).exists() and read(root, PLAN) == plan
+    assert f"`Development`: `{PLAN}`" in read(root, STATE_PATH)
+    assert not findings(root, "SL642") and not findings(root, "SL635") and not findings(root, "SL640")
+    assert_second_run_is_idle(root, unsafe=True)
+
+
+def test_sl640_points_at_this_cycles_only_record_and_refuses_when_two_exist(tmp_path):
+    scope = f".standards/docs/scope/{CID}.md"
+    text = f"<!-- STANDARDS\nArtifact: SCOPE\nCycle: {CID}\n-->\n\n# Scope\n\n- `AC-001`: Search works.\n"
+    st = state("SCOPING", frm="AUDITING").replace("`Scope`: `NONE`", "`Scope`: `docs/missing.md`")
+    root = tree(tmp_path, {scope: text}, st=st)
+    (found,) = findings(root, "SL640")
+    assert found.fix.applicability == "safe" and found.fix.edits[0].replacement == scope
+    second = tree(tmp_path / "two", {scope: text, "docs/copy.md": text}, st=st)
+    (found,) = findings(second, "SL640")
+    assert found.fix is None and found.help
