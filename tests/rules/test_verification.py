@@ -150,3 +150,14 @@ def test_increment_assessment_with_unknown_target(lint_tree):
     assert "missing" in f.message
     # A FULL assessment with an unknown target says nothing about the target's value.
     assert found(lint_tree, tree(pl=DONE_PLAN, rp=report(target=None)), "SL852") == []
+
+
+def test_full_verification_is_due_in_testing_whatever_the_mode(lint_tree):
+    # A DOCUMENTATION cycle standing in TESTING is off its route (SL300); the
+    # Tester gate of TESTING is still known: a checkpoint needs a STANDARD
+    # cycle, so the assignment is full verification.
+    st = state(**CHECKPOINT).replace("`CycleMode`: `STANDARD`", "`CycleMode`: `DOCUMENTATION`")
+    rp = report(purpose="INCREMENT", target="Increment 1")
+    [f] = found(lint_tree, tree(st=st, pl=inc_plan(), rp=rp), "SL854")
+    assert f.path == REPORT_PATH
+    assert found(lint_tree, tree(st=state(**CHECKPOINT), pl=inc_plan(), rp=rp), "SL854") == []
