@@ -476,7 +476,13 @@ def tester_assignment(project, plan: Optional[Plan], report_doc: Optional[Docume
             last = saved[-1]
             purpose = value_of(last, "Purpose")
             target = value_of(last, "Target")
-            if purpose in ("FULL", "INCREMENT", "CORRECTION"):
+            if purpose in ("FULL", "CORRECTION"):
+                return Assignment(purpose, target, restored=True)
+            # An increment assessment is restored only for an increment the
+            # plan defines; without one (no readable plan), Tester's
+            # assignment is full verification.
+            m = re.match(r"^Increment ([1-9]\d*)$", target or "")
+            if purpose == "INCREMENT" and m and plan is not None and plan.increment(int(m.group(1))) is not None:
                 return Assignment(purpose, target, restored=True)
         return Assignment("FULL")
     n = valid_checkpoint(st, "DEVELOPING")

@@ -45,7 +45,9 @@ CHUNK = 150
 # SL501/SL502: an `Active` flag contradicting the stack makes the handoff
 # rules read the state as recovery (or not); set right, the gate that
 # really applies (a checkpoint's, say) is checked for the first time.
-REVEALING = frozenset({"SL120", "SL121", "SL201", "SL202", "SL203", "SL223", "SL501", "SL502",
+# SL303: a CompletionPolicy the cycle mode does not allow leaves the records
+# the cycle must already have unknown; set to the mode's value, they are known.
+REVEALING = frozenset({"SL120", "SL121", "SL201", "SL202", "SL203", "SL223", "SL303", "SL501", "SL502",
                        "SL635", "SL640", "SL641", "SL642", "SL643", "SL644"})
 # A DOCUMENTATION rule and its general twin quote the same protocol sentence
 # for different cycle modes: a fix that changes the mode moves the finding

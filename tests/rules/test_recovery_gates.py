@@ -113,3 +113,15 @@ def test_a_frame_is_called_by_its_heading_number_even_when_misnumbered(lint_tree
     # Numbered as the plan says, the saved assignment scopes the correction.
     ok = tree(st=state(**TESTER_FIX), pl=pl, rp=rp)
     assert found(lint_tree, ok, "SL854") == []
+
+
+def test_an_increment_assessment_is_restored_only_for_a_defined_increment(lint_tree):
+    saved = suspended(1, "1", "A defect.", "INCREMENT", "Increment 1")
+    rp = report(purpose="CORRECTION", target="Repair assertion") + "\n" + saved
+    pl = plan(cadence="INCREMENTAL", current="1", increments=INCREMENTS)
+    # No readable plan (a malformed provenance block): Increment 1 is not defined,
+    # so the RESUME restores nothing and Tester owes full verification.
+    broken = pl.replace("Artifact: DEVELOPMENT\n", "Artifact: DEVELOPMENT\nNote: hand edit\n", 1)
+    files = tree(st=state(**RESUMED), pl=broken, rp=rp)
+    assert found(lint_tree, files, "SL882") == []
+    assert found(lint_tree, files, "SL854")
