@@ -262,11 +262,18 @@ def implementation_reviewed_tail(project):
         return
     ws = workflow_state(sm)
     frames = frame_values(sm)
-    if ws in FULL_DELIVERABLE_TAIL and frames == []:
+    if ws not in FULL_DELIVERABLE_TAIL or frames is None:
+        return
+    # "Those states require active recovery": what Recovery.Active declares
+    # (a stack that contradicts it is SL501's finding), else the stack itself.
+    declared = sm.value(sm.recovery, "Active")
+    active = declared == "true" if declared in ("true", "false") else bool(frames)
+    if not active:
+        why = "the recovery stack is empty" if not frames else "Recovery.Active is `false`"
         yield report(
             at(header_field(sm, "WorkflowState")),
-            f"WorkflowState {ws} is outside the normal IMPLEMENTATION_REVIEWED route and the recovery stack "
-            "is empty. Corrective work there needs a recovery frame; normal downstream work needs "
+            f"WorkflowState {ws} is outside the normal IMPLEMENTATION_REVIEWED route and {why}. "
+            "Corrective work there needs active recovery with a frame; normal downstream work needs "
             "CompletionPolicy FULL_DELIVERABLE.",
         )
 

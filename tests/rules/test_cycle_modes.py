@@ -286,3 +286,16 @@ def test_sl319_promotion_is_allowed(tmp_path):
     work = make_state(ws="AUDITING", mode="STANDARD", kind="PROMOTE", origin="DEVELOPING", promotion="Need tests")
     f = _git_tree(tmp_path, head, work)
     assert found(f, "SL319") == []
+
+
+def test_sl302_reads_what_recovery_active_declares(lint_tree):
+    kw = dict(ws="SYNCHRONIZING", policy="IMPLEMENTATION_REVIEWED", origin="REVIEWING_FINAL")
+    frame = FRAME.replace("`Owner`: `DEVELOPING`", "`Owner`: `SYNCHRONIZING`").replace(
+        "`FailureType`: `IMPLEMENTATION`", "`FailureType`: `SYNCHRONIZATION`"
+    )
+    # A frame under `Active`: `false` (SL501): the recovery is not active, so
+    # the omitted tail is entered without it.
+    stray = frame.replace("`Active`: `true`", "`Active`: `false`")
+    assert stray != frame
+    f = run(lint_tree, recovery=stray, **kw)
+    assert found(f, "SL302") == [(STATE, 3)] and found(f, "SL501")
