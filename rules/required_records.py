@@ -172,8 +172,10 @@ def _passed(project, c: _Cycle, special: dict) -> list:
     if c.ws not in order:
         return []
     cands = [s for s in req if s in order and order.index(s) < order.index(c.ws)]
-    if c.kind == "FORWARD" and c.frm in req and c.frm not in cands:
-        cands.append(c.frm)  # the role that just handed off forward has finished its record
+    if c.kind == "FORWARD" and c.frm in req and c.frm in TAIL_STATES and c.frm not in cands:
+        # A tail role that just handed off forward has finished its record,
+        # wherever the handoff went (the route itself is SL410/SL420's).
+        cands.append(c.frm)
     h = holding(project)
     cands = [s for s in cands if h is not None and h.passed_due(s)]
     out = []

@@ -140,3 +140,18 @@ def test_sl937_documentation_context(lint_tree):
 def test_sl937_silent_in_auditing(lint_tree):
     st_audit = state("AUDITING", mode="DOCUMENTATION", policy="NONE", kind="INITIAL", frm="NONE")
     assert of(lint_tree({}, state=st_audit), "SL937") == []
+
+
+def test_a_tail_role_that_handed_off_forward_has_finished_its_record(lint_tree):
+    # SYNCHRONIZING -> REVIEWING_FINAL leaves the route (SL410), but Synchronizer
+    # handed off forward, so its record must exist.
+    st = state("REVIEWING_FINAL", mode="DOCUMENTATION", policy="NONE", frm="SYNCHRONIZING")
+    paths = [f.path for f in lint_tree({}, state=st) if f.code == "SL930"]
+    assert SYNC in paths
+
+
+def test_a_forward_handoff_back_from_testing_passes_nothing(lint_tree):
+    # TESTING -> DEVELOPING goes back up the route (SL420): the cycle has not
+    # passed TESTING, so no verification report is due yet.
+    st = state("DEVELOPING", frm="TESTING")
+    assert VER not in [f.path for f in lint_tree({}, state=st) if f.code == "SL930"]
