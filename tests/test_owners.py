@@ -177,10 +177,12 @@ def test_role_lists_its_own_findings_first_and_routes_the_rest(tmp_path, capsys)
     root = _two_owner_tree(tmp_path)
     status, out = _cli(capsys, str(root), "--no-git", "--role", "auditor")
     assert status == 1  # the Auditor owns an error
-    lines = out.splitlines()
+    # Each finding's line, then (concise layout) its indented help line.
+    lines = [line for line in out.splitlines() if not line.startswith("    help (")]
     assert lines[0] == "AUDITOR owns 1 (fix before continuing):"
     assert "SL501" in lines[1]
     assert lines[2].startswith("report to the user (1;") and "SL111" in lines[3]
+    assert "    help (AUDITOR): " in out
     assert "AUDITOR owns 1 error; a forward handoff needs none." in out
 
 
