@@ -204,11 +204,13 @@ class _Texts:
 
     def __call__(self, path: str) -> Optional[str]:
         if path not in self.memo:
-            self.memo[path] = _file_text(self.result, path)
+            self.memo[path] = file_text(self.result, path)
         return self.memo[path]
 
 
-def _file_text(result: Result, path: str) -> Optional[str]:
+def file_text(result: Result, path: str) -> Optional[str]:
+    """The decoded text of *path* as the run read it, else read once more
+    (for showing context or building a fix; never fails the output)."""
     project = result.project
     text = project._texts.get(path)
     if text is None and path not in project._texts:

@@ -148,15 +148,9 @@ def _fix(f: Finding, result: Result) -> Optional[dict]:
 
 
 def _text(result: Result, path: str) -> Optional[str]:
-    project = result.project
-    text = project._texts.get(path)
-    if text is None and path not in project._texts:
-        try:
-            if project.kind(path) == "file":
-                text = project.transient_text(path)
-        except Exception:
-            text = None
-    return text
+    from .output import file_text
+
+    return file_text(result, path)
 
 
 def render_sarif(result: Result, rules: Optional[list[Rule]] = None) -> str:
