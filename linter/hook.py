@@ -167,11 +167,12 @@ def _prune_markers(folder: str, max_age_s: float = 2 * 86400) -> None:
 
 
 def _fix_text(f) -> str:
+    """A machine fix as " Fix: ...", else the help as " Next step: ..."."""
     if f.fix is not None:
         desc = f.fix.description or "a machine fix"
         flag = "--fix" if f.fix.applicability == "safe" else "--fix --unsafe-fixes"
-        return f"{desc} (`standards-lint {flag}`)"
-    return f.help or ""
+        return f" Fix: {desc} (`standards-lint {flag}`)"
+    return f" Next step: {f.help}" if f.help else ""
 
 
 def _quote(path: str) -> str:
@@ -189,10 +190,7 @@ def message(findings: list, root: str, shown: int = MAX_LISTED) -> str:
              f"in the workflow files of {root}:"]
     for f in findings[:shown]:
         line = f"- {f.code} {f.path}:{f.line}: {f.message} [owner: {f.owner or 'USER'}]"
-        fix = _fix_text(f)
-        if fix:
-            line += f" Fix: {fix}"
-        lines.append(line)
+        lines.append(line + _fix_text(f))
     command = f"standards-lint --turn-end {_quote(root)}"
     if n > shown:
         lines.append(f"... and {n - shown} more. Run `{command}` to see them all.")
