@@ -146,6 +146,11 @@ def _determined_value(st, label: str, name: str) -> Optional[str]:
         # NONE before any cycle and for EXPEDITED or DOCUMENTATION cycles.
         if _value(st, aw, "Id") == "UNSET" or mode in ("EXPEDITED", "DOCUMENTATION"):
             return "NONE"
+    if label == "Active Work" and name == "PromotionReason":
+        # Only an expedited cycle's promotion (which makes it STANDARD) records
+        # a reason; documentation cycles keep it NONE.
+        if mode in ("EXPEDITED", "DOCUMENTATION") and _value(st, st.section("Handoff"), "Kind") != "PROMOTE":
+            return "NONE"
     if label == "header" and name == "PendingCycleRequest":
         # Paired: the request is UNSET exactly when the blocker is NONE.
         if _value(st, header, "PendingCycleBlockedOn") == "NONE":
@@ -163,6 +168,37 @@ def _determined_value(st, label: str, name: str) -> Optional[str]:
         if _value(st, st.section("Handoff"), "Kind") in ("INITIAL", "FORWARD", "CHECKPOINT"):
             return "NONE"
     return None
+
+
+def _initial_value(st, label: str, name: str) -> tuple[Optional[str], str]:
+    """(value, "unsafe") for a missing Active Work field the protocol
+    initializes when a cycle starts and that usually keeps that value, when
+    the cycle is active; (None, "") otherwise.  Unsafe: a later value (a
+    pending cadence request, a user question) may have been lost with the
+    field."""
+    if label != "Active Work":
+        return None, ""
+    aw = st.section("Active Work")
+    cid = _value(st, aw, "Id")
+    mode = _value(st, st.header, "CycleMode")
+    if cid in (None, "UNSET", "NONE") or _is_inactive(st) or mode not in ("STANDARD", "EXPEDITED", "DOCUMENTATION"):
+        return None, ""
+    request = _value(st, aw, "Request") or ""
+    if name == "CompletionPolicy":
+        # "Each new standard cycle initializes FULL_DELIVERABLE unless the
+        # user explicitly selects IMPLEMENTATION_REVIEWED" (Policy lifecycle).
+        if mode == "STANDARD" and "IMPLEMENTATION_REVIEWED" not in request:
+            return "FULL_DELIVERABLE", "unsafe"
+        return None, ""
+    # Start a cycle: "`AuditTarget`, and `BlockedOn` set to `NONE`;
+    # `PendingVerificationCadence: NONE`".
+    if name == "PendingVerificationCadence" and mode in ("STANDARD", "EXPEDITED"):
+        if "INCREMENTAL" in request or "AFTER_IMPLEMENTATION" in request:
+            return None, ""  # the request names a cadence: it may be pending
+        return "NONE", "unsafe"
+    if name in ("AuditTarget", "BlockedOn"):
+        return "NONE", "unsafe"
+    return None, ""
 
 
 _POINTER_TYPES = {"Scope": "SCOPE", "Architecture": "ARCHITECTURE", "Development": "DEVELOPMENT"}
@@ -308,11 +344,15 @@ A missing field is inserted only where the protocol fixes its value:
 cycle, and the paired `PendingCycleRequest: UNSET` /
 `PendingCycleBlockedOn: NONE`, `Recovery`/`Outstanding Obligations` `Active`
 from their entries, `Handoff.FailureType: NONE` for a kind that routes no
-failure, and an Active Work path naming this cycle's only record of its type.
-A STANDARD cycle's missing `CompletionPolicy` gets `FULL_DELIVERABLE`, the
-protocol's initial value, as an unsafe fix (the user may have chosen
-`IMPLEMENTATION_REVIEWED`; not offered when the request names it). Otherwise no
-fix.
+failure, `PromotionReason: NONE` in an expedited (not being promoted) or
+documentation cycle, and an Active Work path naming this cycle's only record
+of its type. In an active cycle, a field that **Start a cycle** initializes
+and that later holds only an occasional value gets that initial value as an
+unsafe fix (the later value may have been lost with the field): a STANDARD
+cycle's `CompletionPolicy` gets `FULL_DELIVERABLE` (not offered when the
+request names `IMPLEMENTATION_REVIEWED`), `PendingVerificationCadence` gets
+`NONE` (not offered when the request names a cadence), and `AuditTarget` and
+`BlockedOn` get `NONE`. Otherwise no fix.
 """,
     fix="sometimes",
     bad_example="`AuditTarget`: `NONE` `BlockedOn`: `NONE`",
@@ -342,14 +382,8 @@ def state_field_missing(project):
                 fix = None
                 value = _determined_value(st, label, name) or _record_value(project, label, name)
                 applicability = "safe"
-                if value is None and label == "Active Work" and name == "CompletionPolicy":
-                    # "Each new standard cycle initializes FULL_DELIVERABLE unless the
-                    # user explicitly selects IMPLEMENTATION_REVIEWED" (Policy lifecycle).
-                    cid = _value(st, container, "Id")
-                    request = _value(st, container, "Request") or ""
-                    if (_value(st, st.header, "CycleMode") == "STANDARD" and cid not in (None, "UNSET", "NONE")
-                            and "IMPLEMENTATION_REVIEWED" not in request):
-                        value, applicability = "FULL_DELIVERABLE", "unsafe"
+                if value is None:
+                    value, applicability = _initial_value(st, label, name)
                 at = _insert_after_last(st, container, wanted[label], text)
                 if value is not None and at is not None:
                     fix = Fix((Edit(STATE_PATH, at, at, f" `{name}`: `{value}`"),), applicability,
@@ -371,9 +405,13 @@ def state_field_missing(project):
             for f in found:
                 if not f.value.strip():
                     value = _determined_value(st, label, name) or _record_value(project, label, name)
+                    safe = True
+                    if value is None:
+                        value, applicability = _initial_value(st, label, name)
+                        safe = applicability == "safe"
                     fix = None
                     if value is not None and len(found) == 1:
-                        fix = replace(STATE_PATH, f.span, f"`{name}`: `{value}`",
+                        fix = replace(STATE_PATH, f.span, f"`{name}`: `{value}`", safe=safe,
                                       description=f"Set `{name}` to `{value}`")
                     yield report((STATE_PATH, f.span), f"{q} is empty; it needs a value.", fix=fix)
                     break
