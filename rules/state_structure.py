@@ -277,13 +277,13 @@ follow the order of the shape example in **Persisted Workflow State**:
 `Active Work`, `Handoff`, and `Recovery`." A missing or repeated section makes
 the state ambiguous; no role can resume from it.
 
-**Fix safety.** Sometimes: a heading that differs only in letter case or spacing is respelt (safe). Which copy of a repeated section is right, or what a missing one held, is the user's decision.
+**Fix safety.** Sometimes: a heading that differs only in letter case or spacing is respelt (safe). Copies of a repeated section that hold nothing but the heading, or exactly the text of the copy that stays, are removed (safe: no text is lost). Which of two different copies is right, or what a missing section held, is the user's decision.
 """,
     bad_example="## Active Work\n...\n## handoff\n...",
     good_example="## Active Work\n...\n## Handoff\n...",
     fix="sometimes",
     help="Keep exactly one `## Active Work`, `## Handoff`, `## Recovery` and `## Outstanding Obligations` section, merging or removing the extra copy.",
-    no_fix_reason="Which copy of a repeated section is right, or what a missing one held, is the user's decision; a miscapitalised heading is fixed.",
+    no_fix_reason="Which of two different copies of a section is right, or what a missing one held, is the user's decision; a miscapitalised heading and an empty or identical copy are fixed.",
 )
 def state_section_count(project):
     st = _state(project)
@@ -310,7 +310,35 @@ def state_section_count(project):
             yield report(where, msg, fix)
         else:
             yield report(found[1].heading,
-                         f"STATE.md has {len(found)} `## {title}` sections; it needs exactly one.")
+                         f"STATE.md has {len(found)} `## {title}` sections; it needs exactly one.",
+                         _repeat_fix(st, found, title))
+
+
+def _repeat_fix(st, found, title: str) -> Optional[Fix]:
+    """Remove the copies of a repeated section that hold nothing (only the
+    heading) or exactly the text of a copy that stays; None when two copies
+    with different content remain (which is right is the user's call)."""
+    text = st.doc.text
+    order = st.doc.sections
+    spans = []
+    for sec in found:
+        i = order.index(sec)
+        start = sec.heading.span.start
+        end = order[i + 1].heading.span.start if i + 1 < len(order) else len(text)
+        spans.append((start, sec.heading.span.end, end))
+    bodies = [text[h:e] for _s, h, e in spans]
+    full = [text[s:e] for s, _h, e in spans]
+    keep = [i for i, b in enumerate(bodies) if b.strip()]
+    if not keep:
+        keep = [0]
+    kept = {full[keep[0]].rstrip()}
+    if any(full[i].rstrip() not in kept for i in keep[1:]):
+        return None  # two copies with different content
+    keep = keep[:1]
+    edits = tuple(Edit(STATE_PATH, spans[i][0], spans[i][2], "") for i in range(len(found)) if i not in keep)
+    if not edits:
+        return None
+    return Fix(edits, "safe", f"Remove the empty or identical copies of `## {title}`")
 
 
 # -- SL202 ----------------------------------------------------------------------

@@ -69,3 +69,41 @@ def test_no_initial_value_before_any_cycle(tmp_path):
     write_tree(tmp_path, {**RUNTIME, STATE: state})
     [f] = findings(tmp_path, "SL202")
     assert f.fix is None
+
+
+# -- SL201: an empty or identical copy of a repeated section ------------------------
+
+
+def test_sl201_empty_copy_of_a_section_is_removed(tmp_path):
+    state = ACTIVE.replace("## Handoff\n", "## Handoff\n\n## Handoff\n", 1)
+    write_tree(tmp_path, {**RUNTIME, STATE: state})
+    [f] = [x for x in findings(tmp_path, "SL201")]
+    assert f.fix.applicability == "safe"
+    report, _ = fix_project(str(tmp_path), use_git=False, unsafe=False)
+    assert "SL201" in [x.code for x in report.fixed]
+    assert read(tmp_path, STATE) == ACTIVE
+    assert findings(tmp_path, "SL201") == []
+    assert_second_run_is_idle(tmp_path, unsafe=True)
+
+
+def test_sl201_empty_last_copy_is_removed(tmp_path):
+    state = ACTIVE + "\n## Outstanding Obligations\n"
+    fixed(tmp_path, state, unsafe=False)
+    assert read(tmp_path, STATE) == ACTIVE + "\n"
+    assert findings(tmp_path, "SL201") == []
+
+
+def test_sl201_identical_copy_is_removed(tmp_path):
+    block = "## Recovery\n\n`Active`: `false`\n\n"
+    state = ACTIVE.replace(block, block + block)
+    assert state != ACTIVE
+    fixed(tmp_path, state, unsafe=False)
+    assert read(tmp_path, STATE) == ACTIVE
+
+
+def test_sl201_no_fix_for_two_different_copies(tmp_path):
+    state = ACTIVE.replace("## Recovery\n\n`Active`: `false`\n\n",
+                           "## Recovery\n\n`Active`: `false`\n\n## Recovery\n\n`Active`: `true`\n\n")
+    write_tree(tmp_path, {**RUNTIME, STATE: state})
+    [f] = findings(tmp_path, "SL201")
+    assert f.fix is None
