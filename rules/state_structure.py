@@ -901,22 +901,49 @@ def _checked_entries(st):
 cancelled source's exact cycle `Id`, not the new cycle's ID. It is the unique
 key". Anything else cannot name a cancelled cycle.
 
-**Fix safety.** No fix: copy the cancelled cycle's `Active Work.Id` exactly.
+**Fix safety.** Sometimes (unsafe): when the value differs from a generated
+ID only in letter case or in `_` for `-`, and exactly one cycle named by the
+project's records (their provenance `Cycle`) is that ID, the entry gets it --
+the entry is kept, only its key is respelt. Not offered when that ID is the
+active cycle's or another entry's. Otherwise no fix: copy the cancelled cycle's
+`Active Work.Id` exactly ("do not infer entries").
 """,
     bad_example="- `SourceCycle`: `old-cycle-1`\n  `Request`: `Old work.`",
     good_example="- `SourceCycle`: `old-work-20260101T000000Z-0a1b2c3d`\n  `Request`: `Old work.`",
+    fix="sometimes",
     help="Copy the cancelled cycle's `Active Work.Id` exactly into `SourceCycle`.",
-    no_fix_reason="Copy the cancelled cycle's `Active Work.Id` exactly.",
+    no_fix_reason="Unless the project's records name exactly one generated ID the value miscopies, copy the cancelled cycle's `Active Work.Id` exactly.",
 )
 def baseline_source_not_cycle_id(project):
     st = _state(project)
     if st is None:
         return
-    for item, src, _req in _checked_entries(st) or ():
+    entries = _checked_entries(st) or ()
+    cid = _value(st, st.section("Active Work"), "Id")
+    listed = {src.value for _item, src, _req in entries}
+    for item, src, _req in entries:
         if not CYCLE_ID_RE.match(src.value):
+            fix = None
+            want = _recorded_cycle(project, src.value)
+            if want is not None and want != cid and want not in listed:
+                fix = replace(STATE_PATH, src.value_span, want, safe=False,
+                              description=f"Set the source to `{want}`, the cycle its records name")
             yield report((STATE_PATH, src.value_span),
                          f"BaselineReconciliation source `{src.value}` is not a cycle ID; copy the cancelled "
-                         "cycle's Active Work.Id exactly.")
+                         "cycle's Active Work.Id exactly.", fix)
+
+
+def _recorded_cycle(project, value: str) -> Optional[str]:
+    """The one generated ID among the records' provenance cycles that *value*
+    miscopies (letter case, `_` for `-`), or None."""
+    from standards_lint.rules.provenance import project_records
+
+    def loose(v: str) -> str:
+        return v.strip().lower().replace("_", "-")
+
+    found = {b.cycle for b in project_records(project)
+             if b.cycle and CYCLE_ID_RE.match(b.cycle) and loose(b.cycle) == loose(value)}
+    return found.pop() if len(found) == 1 else None
 
 
 @rule(
