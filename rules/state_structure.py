@@ -1006,12 +1006,14 @@ cancelled source's exact cycle `Id`, not the new cycle's ID." The active cycle
 is not a cancelled source.
 
 **Fix safety.** No fix: the entry probably meant a different (cancelled)
-cycle's ID.
+cycle's ID, and its `Request` records that source's unresolved changes;
+removing it would discard an obligation ("do not infer entries or discard
+obligations", Baseline Reconciliation Format).
 """,
     bad_example="`Id`: `a-20260101T000000Z-0a1b2c3d` ...\n- `SourceCycle`: `a-20260101T000000Z-0a1b2c3d`",
     good_example="`Id`: `b-20260102T000000Z-1b2c3d4e` ...\n- `SourceCycle`: `a-20260101T000000Z-0a1b2c3d`",
     help="Remove the active cycle from BaselineReconciliation, or replace it with the cancelled source cycle's Id it was meant to name.",
-    no_fix_reason="The entry probably meant a different (cancelled) cycle's ID.",
+    no_fix_reason="The entry probably meant a different (cancelled) cycle's ID; removing it would discard an obligation (\"do not infer entries or discard obligations\").",
 )
 def baseline_lists_active_cycle(project):
     st = _state(project)
