@@ -13,7 +13,7 @@ from typing import Optional
 
 from standards_lint.ast import Field
 from standards_lint.protocol import CYCLE_ID_RE, TERMINAL_STATES
-from standards_lint.rule import module_rules, report, rule
+from standards_lint.rule import module_rules, replace, report, rule
 
 STATE_PATH = ".standards/STATE.md"
 CYCLE_TOOL = "node .standards/bin/cycle.mjs new"
@@ -49,21 +49,58 @@ and "Never write a cycle ID yourself or reuse one. `check` reports an
 `Active Work.Id` that does not have the generated form". The tool also checks
 that no record uses the ID; a hand-written ID skips that check.
 
-**Fix safety.** No fix: run the tool for a new ID (and move the cycle's
-records with it).
+**Fix safety.** Sometimes (unsafe): when the value differs from a
+generated ID only in letter case or in `_` for `-`, and exactly one cycle named
+by the project's records (their provenance `Cycle`) is that ID, `Id` is set to
+it: the tool's ID is already written in the cycle's own records. Not offered
+when that cycle is a `BaselineReconciliation` source or the one the last
+commit finished. Otherwise no fix: run the tool for a new ID (and move the
+cycle's records with it).
 """,
     bad_example="`Id`: `made-up-id-1234`",
     good_example="`Id`: `add-user-search-20260927T190146Z-7bef0f04`",
     help="Get a new ID from `node .standards/bin/cycle.mjs new` and use it everywhere the cycle is named (records move with it).",
-    no_fix_reason="Run the tool for a new ID (and move the cycle's records with it).",
+    fix="sometimes",
+    no_fix_reason="Unless the project's records name exactly one generated ID the value miscopies, run the tool for a new ID (and move the cycle's records with it).",
 )
 def cycle_id_form(project):
     f = _id_field(project, project.state)
     if f is None or f.value == "UNSET" or CYCLE_ID_RE.match(f.value):
         return
+    fix = None
+    want = _recorded_id(project, f.value)
+    if want is not None:
+        fix = replace(STATE_PATH, f.value_span, want, safe=False,
+                      description=f"Set Active Work.Id to `{want}`, the cycle its records name")
     yield report((STATE_PATH, f.value_span),
                  f"Active Work.Id `{f.value}` is not in the form `{CYCLE_TOOL}` generates "
-                 "(<slug>-<YYYYMMDDTHHMMSSZ>-<8 hex>); get cycle IDs only from that tool.")
+                 "(<slug>-<YYYYMMDDTHHMMSSZ>-<8 hex>); get cycle IDs only from that tool.", fix)
+
+
+def _loose(value: str) -> str:
+    return value.strip().lower().replace("_", "-")
+
+
+def _recorded_id(project, value: str) -> Optional[str]:
+    """The one generated ID among the records' provenance cycles that *value*
+    miscopies (letter case, `_` for `-`), or None."""
+    from standards_lint.rules.provenance import project_records
+
+    recs = project_records(project)
+    if any(b.cycle == value for b in recs):
+        return None  # records already carry the value itself
+    found = {b.cycle for b in recs if b.cycle and CYCLE_ID_RE.match(b.cycle) and _loose(b.cycle) == _loose(value)}
+    if len(found) != 1:
+        return None
+    want = found.pop()
+    st = project.state
+    items = st.active_work.items if st.active_work is not None else []
+    if any(s.name == "SourceCycle" and s.value == want for item in items for s in item.fields):
+        return None  # a cancelled source's ID (SL215)
+    head = project.head_state
+    if head is not None and head.workflow_state in TERMINAL_STATES and head.aw("Id") == want:
+        return None  # the finished cycle of the last commit (SL261)
+    return want
 
 
 @rule(

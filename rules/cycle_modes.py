@@ -294,7 +294,9 @@ uses `NONE`".
 
 **Fix safety.** Sometimes: for `EXPEDITED` and `DOCUMENTATION` the value is
 fully determined (`NONE`), but the mismatch may lie in `CycleMode` instead, so
-the fix is unsafe. For `STANDARD` the policy is the user's choice; no fix.
+the fix is unsafe, and it is not offered when `WorkflowState` is not part of
+the mode either (SL300, SL301: then `CycleMode` is the likelier error). For
+`STANDARD` the policy is the user's choice; no fix.
 """,
     fix="sometimes",
     bad_example="`CycleMode`: `DOCUMENTATION`\n\n`CompletionPolicy`: `FULL_DELIVERABLE`",
@@ -316,6 +318,9 @@ def policy_mode_mismatch(project):
     else:
         expected = "NONE"
         fix = replace(field.path, field.value_span, "NONE", safe=False, description="Set CompletionPolicy to NONE")
+        omitted = EXPEDITED_OMITTED if mode == "EXPEDITED" else DOCUMENTATION_OMITTED
+        if workflow_state(sm) in omitted:
+            fix = None  # the state is not the mode's either (SL300/SL301): CycleMode may be the wrong one
     yield report(
         at(field),
         f"CompletionPolicy {policy} is not valid with CycleMode {mode}; a {mode} cycle uses {expected}.",

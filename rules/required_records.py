@@ -241,7 +241,11 @@ required."* (Completion Policies) and *"Every other record is always
 cycle-owned at its fixed path."* (Workflow Artifact Provenance). A role cannot
 have passed its gate without persisting its record.
 
-**Fix safety.** No fix: the owning role must produce the record.""",
+**Fix safety.** No fix: the owning role must produce the record. Its skill's
+`template.md` gives only the shape; the content (the evidence, the findings,
+the `Status` the gate passed with) is the role's work, which the protocol does
+not determine. A record written from the template would claim a gate that
+never ran (and be reported as incomplete at once).""",
     bad_example="""\
 `WorkflowState`: `DOCUMENTING` with no file at
 `.standards/docs/reviews/<Id>/implementation.md`.""",
@@ -249,7 +253,7 @@ have passed its gate without persisting its record.
 `.standards/docs/reviews/<Id>/implementation.md` exists with current-cycle
 provenance and `Status`: `COMPLETE`.""",
     help="Write the record (with current-cycle provenance at its fixed path) before the cycle moves past its owner's state.",
-    no_fix_reason="The owning role must produce the record.",
+    no_fix_reason="The owning role must produce the record; its template gives the shape, not the evidence or findings the protocol leaves to the role.",
 )
 def passed_state_record_missing(project):
     yield from _emit(project, "SL930")

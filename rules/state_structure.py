@@ -146,6 +146,11 @@ def _determined_value(st, label: str, name: str) -> Optional[str]:
         # NONE before any cycle and for EXPEDITED or DOCUMENTATION cycles.
         if _value(st, aw, "Id") == "UNSET" or mode in ("EXPEDITED", "DOCUMENTATION"):
             return "NONE"
+    if label == "Active Work" and name == "PromotionReason":
+        # Only an expedited cycle's promotion (which makes it STANDARD) records
+        # a reason; documentation cycles keep it NONE.
+        if mode in ("EXPEDITED", "DOCUMENTATION") and _value(st, st.section("Handoff"), "Kind") != "PROMOTE":
+            return "NONE"
     if label == "header" and name == "PendingCycleRequest":
         # Paired: the request is UNSET exactly when the blocker is NONE.
         if _value(st, header, "PendingCycleBlockedOn") == "NONE":
@@ -163,6 +168,37 @@ def _determined_value(st, label: str, name: str) -> Optional[str]:
         if _value(st, st.section("Handoff"), "Kind") in ("INITIAL", "FORWARD", "CHECKPOINT"):
             return "NONE"
     return None
+
+
+def _initial_value(st, label: str, name: str) -> tuple[Optional[str], str]:
+    """(value, "unsafe") for a missing Active Work field the protocol
+    initializes when a cycle starts and that usually keeps that value, when
+    the cycle is active; (None, "") otherwise.  Unsafe: a later value (a
+    pending cadence request, a user question) may have been lost with the
+    field."""
+    if label != "Active Work":
+        return None, ""
+    aw = st.section("Active Work")
+    cid = _value(st, aw, "Id")
+    mode = _value(st, st.header, "CycleMode")
+    if cid in (None, "UNSET", "NONE") or _is_inactive(st) or mode not in ("STANDARD", "EXPEDITED", "DOCUMENTATION"):
+        return None, ""
+    request = _value(st, aw, "Request") or ""
+    if name == "CompletionPolicy":
+        # "Each new standard cycle initializes FULL_DELIVERABLE unless the
+        # user explicitly selects IMPLEMENTATION_REVIEWED" (Policy lifecycle).
+        if mode == "STANDARD" and "IMPLEMENTATION_REVIEWED" not in request:
+            return "FULL_DELIVERABLE", "unsafe"
+        return None, ""
+    # Start a cycle: "`AuditTarget`, and `BlockedOn` set to `NONE`;
+    # `PendingVerificationCadence: NONE`".
+    if name == "PendingVerificationCadence" and mode in ("STANDARD", "EXPEDITED"):
+        if "INCREMENTAL" in request or "AFTER_IMPLEMENTATION" in request:
+            return None, ""  # the request names a cadence: it may be pending
+        return "NONE", "unsafe"
+    if name in ("AuditTarget", "BlockedOn"):
+        return "NONE", "unsafe"
+    return None, ""
 
 
 _POINTER_TYPES = {"Scope": "SCOPE", "Architecture": "ARCHITECTURE", "Development": "DEVELOPMENT"}
@@ -241,13 +277,13 @@ follow the order of the shape example in **Persisted Workflow State**:
 `Active Work`, `Handoff`, and `Recovery`." A missing or repeated section makes
 the state ambiguous; no role can resume from it.
 
-**Fix safety.** Sometimes: a heading that differs only in letter case or spacing is respelt (safe). Which copy of a repeated section is right, or what a missing one held, is the user's decision.
+**Fix safety.** Sometimes: a heading that differs only in letter case or spacing is respelt (safe). Copies of a repeated section that hold nothing but the heading, or exactly the text of the copy that stays, are removed (safe: no text is lost). Which of two different copies is right, or what a missing section held, is the user's decision.
 """,
     bad_example="## Active Work\n...\n## handoff\n...",
     good_example="## Active Work\n...\n## Handoff\n...",
     fix="sometimes",
     help="Keep exactly one `## Active Work`, `## Handoff`, `## Recovery` and `## Outstanding Obligations` section, merging or removing the extra copy.",
-    no_fix_reason="Which copy of a repeated section is right, or what a missing one held, is the user's decision; a miscapitalised heading is fixed.",
+    no_fix_reason="Which of two different copies of a section is right, or what a missing one held, is the user's decision; a miscapitalised heading and an empty or identical copy are fixed.",
 )
 def state_section_count(project):
     st = _state(project)
@@ -274,7 +310,35 @@ def state_section_count(project):
             yield report(where, msg, fix)
         else:
             yield report(found[1].heading,
-                         f"STATE.md has {len(found)} `## {title}` sections; it needs exactly one.")
+                         f"STATE.md has {len(found)} `## {title}` sections; it needs exactly one.",
+                         _repeat_fix(st, found, title))
+
+
+def _repeat_fix(st, found, title: str) -> Optional[Fix]:
+    """Remove the copies of a repeated section that hold nothing (only the
+    heading) or exactly the text of a copy that stays; None when two copies
+    with different content remain (which is right is the user's call)."""
+    text = st.doc.text
+    order = st.doc.sections
+    spans = []
+    for sec in found:
+        i = order.index(sec)
+        start = sec.heading.span.start
+        end = order[i + 1].heading.span.start if i + 1 < len(order) else len(text)
+        spans.append((start, sec.heading.span.end, end))
+    bodies = [text[h:e] for _s, h, e in spans]
+    full = [text[s:e] for s, _h, e in spans]
+    keep = [i for i, b in enumerate(bodies) if b.strip()]
+    if not keep:
+        keep = [0]
+    kept = {full[keep[0]].rstrip()}
+    if any(full[i].rstrip() not in kept for i in keep[1:]):
+        return None  # two copies with different content
+    keep = keep[:1]
+    edits = tuple(Edit(STATE_PATH, spans[i][0], spans[i][2], "") for i in range(len(found)) if i not in keep)
+    if not edits:
+        return None
+    return Fix(edits, "safe", f"Remove the empty or identical copies of `## {title}`")
 
 
 # -- SL202 ----------------------------------------------------------------------
@@ -308,11 +372,15 @@ A missing field is inserted only where the protocol fixes its value:
 cycle, and the paired `PendingCycleRequest: UNSET` /
 `PendingCycleBlockedOn: NONE`, `Recovery`/`Outstanding Obligations` `Active`
 from their entries, `Handoff.FailureType: NONE` for a kind that routes no
-failure, and an Active Work path naming this cycle's only record of its type.
-A STANDARD cycle's missing `CompletionPolicy` gets `FULL_DELIVERABLE`, the
-protocol's initial value, as an unsafe fix (the user may have chosen
-`IMPLEMENTATION_REVIEWED`; not offered when the request names it). Otherwise no
-fix.
+failure, `PromotionReason: NONE` in an expedited (not being promoted) or
+documentation cycle, and an Active Work path naming this cycle's only record
+of its type. In an active cycle, a field that **Start a cycle** initializes
+and that later holds only an occasional value gets that initial value as an
+unsafe fix (the later value may have been lost with the field): a STANDARD
+cycle's `CompletionPolicy` gets `FULL_DELIVERABLE` (not offered when the
+request names `IMPLEMENTATION_REVIEWED`), `PendingVerificationCadence` gets
+`NONE` (not offered when the request names a cadence), and `AuditTarget` and
+`BlockedOn` get `NONE`. Otherwise no fix.
 """,
     fix="sometimes",
     bad_example="`AuditTarget`: `NONE` `BlockedOn`: `NONE`",
@@ -342,14 +410,8 @@ def state_field_missing(project):
                 fix = None
                 value = _determined_value(st, label, name) or _record_value(project, label, name)
                 applicability = "safe"
-                if value is None and label == "Active Work" and name == "CompletionPolicy":
-                    # "Each new standard cycle initializes FULL_DELIVERABLE unless the
-                    # user explicitly selects IMPLEMENTATION_REVIEWED" (Policy lifecycle).
-                    cid = _value(st, container, "Id")
-                    request = _value(st, container, "Request") or ""
-                    if (_value(st, st.header, "CycleMode") == "STANDARD" and cid not in (None, "UNSET", "NONE")
-                            and "IMPLEMENTATION_REVIEWED" not in request):
-                        value, applicability = "FULL_DELIVERABLE", "unsafe"
+                if value is None:
+                    value, applicability = _initial_value(st, label, name)
                 at = _insert_after_last(st, container, wanted[label], text)
                 if value is not None and at is not None:
                     fix = Fix((Edit(STATE_PATH, at, at, f" `{name}`: `{value}`"),), applicability,
@@ -371,9 +433,13 @@ def state_field_missing(project):
             for f in found:
                 if not f.value.strip():
                     value = _determined_value(st, label, name) or _record_value(project, label, name)
+                    safe = True
+                    if value is None:
+                        value, applicability = _initial_value(st, label, name)
+                        safe = applicability == "safe"
                     fix = None
                     if value is not None and len(found) == 1:
-                        fix = replace(STATE_PATH, f.span, f"`{name}`: `{value}`",
+                        fix = replace(STATE_PATH, f.span, f"`{name}`: `{value}`", safe=safe,
                                       description=f"Set `{name}` to `{value}`")
                     yield report((STATE_PATH, f.span), f"{q} is empty; it needs a value.", fix=fix)
                     break
@@ -835,22 +901,49 @@ def _checked_entries(st):
 cancelled source's exact cycle `Id`, not the new cycle's ID. It is the unique
 key". Anything else cannot name a cancelled cycle.
 
-**Fix safety.** No fix: copy the cancelled cycle's `Active Work.Id` exactly.
+**Fix safety.** Sometimes (unsafe): when the value differs from a generated
+ID only in letter case or in `_` for `-`, and exactly one cycle named by the
+project's records (their provenance `Cycle`) is that ID, the entry gets it --
+the entry is kept, only its key is respelt. Not offered when that ID is the
+active cycle's or another entry's. Otherwise no fix: copy the cancelled cycle's
+`Active Work.Id` exactly ("do not infer entries").
 """,
     bad_example="- `SourceCycle`: `old-cycle-1`\n  `Request`: `Old work.`",
     good_example="- `SourceCycle`: `old-work-20260101T000000Z-0a1b2c3d`\n  `Request`: `Old work.`",
+    fix="sometimes",
     help="Copy the cancelled cycle's `Active Work.Id` exactly into `SourceCycle`.",
-    no_fix_reason="Copy the cancelled cycle's `Active Work.Id` exactly.",
+    no_fix_reason="Unless the project's records name exactly one generated ID the value miscopies, copy the cancelled cycle's `Active Work.Id` exactly.",
 )
 def baseline_source_not_cycle_id(project):
     st = _state(project)
     if st is None:
         return
-    for item, src, _req in _checked_entries(st) or ():
+    entries = _checked_entries(st) or ()
+    cid = _value(st, st.section("Active Work"), "Id")
+    listed = {src.value for _item, src, _req in entries}
+    for item, src, _req in entries:
         if not CYCLE_ID_RE.match(src.value):
+            fix = None
+            want = _recorded_cycle(project, src.value)
+            if want is not None and want != cid and want not in listed:
+                fix = replace(STATE_PATH, src.value_span, want, safe=False,
+                              description=f"Set the source to `{want}`, the cycle its records name")
             yield report((STATE_PATH, src.value_span),
                          f"BaselineReconciliation source `{src.value}` is not a cycle ID; copy the cancelled "
-                         "cycle's Active Work.Id exactly.")
+                         "cycle's Active Work.Id exactly.", fix)
+
+
+def _recorded_cycle(project, value: str) -> Optional[str]:
+    """The one generated ID among the records' provenance cycles that *value*
+    miscopies (letter case, `_` for `-`), or None."""
+    from standards_lint.rules.provenance import project_records
+
+    def loose(v: str) -> str:
+        return v.strip().lower().replace("_", "-")
+
+    found = {b.cycle for b in project_records(project)
+             if b.cycle and CYCLE_ID_RE.match(b.cycle) and loose(b.cycle) == loose(value)}
+    return found.pop() if len(found) == 1 else None
 
 
 @rule(
@@ -913,12 +1006,14 @@ cancelled source's exact cycle `Id`, not the new cycle's ID." The active cycle
 is not a cancelled source.
 
 **Fix safety.** No fix: the entry probably meant a different (cancelled)
-cycle's ID.
+cycle's ID, and its `Request` records that source's unresolved changes;
+removing it would discard an obligation ("do not infer entries or discard
+obligations", Baseline Reconciliation Format).
 """,
     bad_example="`Id`: `a-20260101T000000Z-0a1b2c3d` ...\n- `SourceCycle`: `a-20260101T000000Z-0a1b2c3d`",
     good_example="`Id`: `b-20260102T000000Z-1b2c3d4e` ...\n- `SourceCycle`: `a-20260101T000000Z-0a1b2c3d`",
     help="Remove the active cycle from BaselineReconciliation, or replace it with the cancelled source cycle's Id it was meant to name.",
-    no_fix_reason="The entry probably meant a different (cancelled) cycle's ID.",
+    no_fix_reason="The entry probably meant a different (cancelled) cycle's ID; removing it would discard an obligation (\"do not infer entries or discard obligations\").",
 )
 def baseline_lists_active_cycle(project):
     st = _state(project)

@@ -14,7 +14,8 @@ case's tree is written to a temporary folder and fixed in-process with
   exception is a fix that makes readable what the rules could not read
   before (REVEALING: a STATE.md section heading `## recovery` -> `## Recovery`,
   an enumerated value `<false>` -> `false`, an Active Work path now naming
-  this cycle's record, a record moved to its fixed path): what the rules then
+  this cycle's record, a record moved to its fixed path, an `Active Work.Id`
+  respelt to the ID its records name): what the rules then
   find in the newly read part is a first report, not the fix's doing.  Those
   are counted as "revealed", except a finding of the revealing fix's own code
   when no other revealing fix applied, which is always a bug;
@@ -45,9 +46,9 @@ CHUNK = 150
 # SL501/SL502: an `Active` flag contradicting the stack makes the handoff
 # rules read the state as recovery (or not); set right, the gate that
 # really applies (a checkpoint's, say) is checked for the first time.
-# SL303: a CompletionPolicy the cycle mode does not allow leaves the records
-# the cycle must already have unknown; set to the mode's value, they are known.
-REVEALING = frozenset({"SL120", "SL121", "SL201", "SL202", "SL203", "SL223", "SL303", "SL501", "SL502",
+# SL260: an Active Work.Id respelt to the ID its records name makes those
+# records this cycle's, so their content is checked for the first time.
+REVEALING = frozenset({"SL120", "SL121", "SL201", "SL202", "SL203", "SL223", "SL260", "SL501", "SL502",
                        "SL635", "SL640", "SL641", "SL642", "SL643", "SL644"})
 # A DOCUMENTATION rule and its general twin quote the same protocol sentence
 # for different cycle modes: a fix that changes the mode moves the finding

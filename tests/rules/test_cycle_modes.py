@@ -129,6 +129,16 @@ def test_sl303_policy_mode_mismatch(lint_tree):
     assert found(run(lint_tree, ws="AUDITING", mode="STANDARD", policy="IMPLEMENTATION_REVIEWED"), "SL303") == []
 
 
+def test_sl303_no_fix_when_the_state_is_not_the_modes_either(lint_tree):
+    # DOCUMENTING is not an EXPEDITED state (SL301): CycleMode may be the wrong field.
+    f = run(lint_tree, ws="DOCUMENTING", mode="EXPEDITED", policy="FULL_DELIVERABLE")
+    [hit] = [x for x in f if x.code == "SL303"]
+    assert hit.fix is None
+    f = run(lint_tree, ws="DEVELOPING", mode="EXPEDITED", policy="FULL_DELIVERABLE")
+    [hit] = [x for x in f if x.code == "SL303"]
+    assert hit.fix is not None and hit.fix.applicability == "unsafe"
+
+
 def test_sl304_unstarted_policy(lint_tree):
     f = run(lint_tree, cid="UNSET", mode="UNSET", policy="IMPLEMENTATION_REVIEWED")
     assert found(f, "SL304") == [(STATE, 8)]

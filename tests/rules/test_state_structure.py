@@ -120,8 +120,17 @@ def test_missing_cadence_in_documentation_cycle_has_safe_fix(lint_tree):
     assert f[0].fix.edits[0].replacement == " `PendingVerificationCadence`: `NONE`"
 
 
-def test_missing_cadence_in_standard_cycle_has_no_fix(lint_tree):
+def test_missing_cadence_in_standard_cycle_has_unsafe_fix(lint_tree):
+    # Start a cycle initializes it NONE; a pending request may have been lost.
     state = ACTIVE.replace(" `PendingVerificationCadence`: `NONE`", "")
+    f = only(lint_tree({}, state=state), "SL202")
+    assert len(f) == 1 and f[0].fix.applicability == "unsafe"
+    assert f[0].fix.edits[0].replacement == " `PendingVerificationCadence`: `NONE`"
+
+
+def test_missing_cadence_has_no_fix_when_the_request_names_a_cadence(lint_tree):
+    state = ACTIVE.replace(" `PendingVerificationCadence`: `NONE`", "").replace(
+        "`Request`: `Add user search.`", "`Request`: `Add user search, verified INCREMENTAL.`")
     f = only(lint_tree({}, state=state), "SL202")
     assert len(f) == 1 and f[0].fix is None
 

@@ -1,0 +1,66 @@
+"""SL260: a miscopied Active Work.Id gets the generated ID its records name."""
+
+from __future__ import annotations
+
+from standards_lint.fixer import fix_project
+
+from .test_fixes import CID, OTHER, STATE_PATH, assert_second_run_is_idle, findings, read, state, tree
+
+SCOPE = f".standards/docs/scope/{CID}.md"
+
+
+def scope(cycle=CID):
+    return f"<!-- STANDARDS\nArtifact: SCOPE\nCycle: {cycle}\n-->\n\n# Scope\n\n- `AC-001`: Search works.\n"
+
+
+def miscopied(value):
+    return state().replace(f"`Id`: `{CID}`", f"`Id`: `{value}`")
+
+
+def test_sl260_upper_case_id_gets_the_records_id(tmp_path):
+    root = tree(tmp_path, {SCOPE: scope()}, miscopied(CID.upper()))
+    [f] = findings(root, "SL260")
+    assert f.fix is not None and f.fix.applicability == "unsafe"
+    safe_only, _ = fix_project(str(root), use_git=False, unsafe=False)
+    assert "SL260" not in [x.code for x in safe_only.fixed]
+    report, _ = fix_project(str(root), use_git=False, unsafe=True)
+    assert "SL260" in [x.code for x in report.fixed]
+    # The Id is the records' one; the scope then counts as this cycle's, and
+    # SL643 points Active Work.Scope at it in the next pass.
+    assert read(root, STATE_PATH) == state().replace("`Scope`: `NONE`", f"`Scope`: `{SCOPE}`")
+    assert findings(root, "SL260") == []
+    assert_second_run_is_idle(root, unsafe=True)
+
+
+def test_sl260_underscore_for_hyphen_is_fixed(tmp_path):
+    root = tree(tmp_path, {SCOPE: scope()}, miscopied(CID.replace("-", "_", 1)))
+    [f] = findings(root, "SL260")
+    assert f.fix is not None
+    assert f.fix.edits[0].replacement == CID
+
+
+def test_sl260_no_fix_without_a_matching_record(tmp_path):
+    root = tree(tmp_path, {SCOPE: scope(OTHER)}, miscopied(CID.upper()))
+    [f] = findings(root, "SL260")
+    assert f.fix is None
+
+
+def test_sl260_no_fix_when_the_value_differs_otherwise(tmp_path):
+    root = tree(tmp_path, {SCOPE: scope()}, miscopied(CID + "x"))
+    [f] = findings(root, "SL260")
+    assert f.fix is None
+
+
+def test_sl260_a_record_cycle_not_in_the_generated_form_is_no_candidate(tmp_path):
+    twin = CID[:-8] + CID[-8:].upper()  # upper-case hex: not a generated ID
+    root = tree(tmp_path, {SCOPE: scope(), "docs/old.md": scope(twin)}, miscopied(CID.upper()))
+    [f] = findings(root, "SL260")
+    assert f.fix is not None and f.fix.edits[0].replacement == CID
+
+
+def test_sl260_no_fix_when_the_id_is_a_baseline_source(tmp_path):
+    entry = f"`BaselineReconciliation`:\n\n- `SourceCycle`: `{CID}`\n  `Request`: `Old work.`"
+    st = state(baseline=entry).replace(f"`Id`: `{CID}`", f"`Id`: `{CID.upper()}`")
+    root = tree(tmp_path, {SCOPE: scope()}, st)
+    [f] = findings(root, "SL260")
+    assert f.fix is None
