@@ -220,7 +220,9 @@ def test_damaged_state_reaches_the_rules_without_internal_errors(state, record):
         root = _make_tree(Path(tmp), {STATE: state, RECORD: record, BAD_RECORD_PATH: BAD_RECORD})
         findings = _lint(root)
     _assert_clean_run(findings)
-    assert "SL600" in {f.code for f in findings if f.path == BAD_RECORD_PATH}
+    # Conflict markers in STATE.md stop every workflow rule (Branches and merges).
+    stood_down = "SL110" in {f.code for f in findings if f.path == STATE}
+    assert "SL600" in {f.code for f in findings if f.path == BAD_RECORD_PATH} or stood_down
 
 
 @settings(max_examples=300, deadline=None, database=None)
