@@ -13,7 +13,9 @@ from standards_lint.findings import Edit, Fix
 from standards_lint.protocol import TERMINAL_STATES, VERIFICATION_CADENCES, record_path
 from standards_lint.records import provenance_of
 from standards_lint.rule import module_rules, replace, report, rule
-from standards_lint.rules.required_records import complete_fix
+from standards_lint.rules.required_records import complete_due, complete_fix, complete_holds
+from standards_lint.rules.state_structure import meant_value
+from standards_lint.rules.user_styles import persistable_selector
 
 STATUSES = ("IN_PROGRESS", "BLOCKED", "COMPLETE")
 # Records whose header Status is IN_PROGRESS | BLOCKED | COMPLETE.
@@ -187,16 +189,21 @@ prevents completion; neither is passing. `COMPLETE` requires the shared
 Reviewer gate"* (Reviewer template). Entry statuses such as `OPEN` or `DONE`
 belong to findings and plan steps, not to the record.
 
-**Fix safety.** Sometimes: a value that differs only in letter case
-(`complete`) can be upper-cased; the fix is marked unsafe because the owner
-should confirm it.""",
+**Fix safety.** Sometimes (unsafe): a value that is one status misspelt,
+differing only in letter case (`complete`), a space for `_` (`IN PROGRESS`)
+or one typo (`COMPLETES`), is respelt; the owner should confirm it. Not
+offered when the respelt status would itself be wrong: `COMPLETE` where what
+a COMPLETE record must hold is missing (see SL931), `IN_PROGRESS` or
+`BLOCKED` once the cycle has passed the record's gate. Entry statuses
+(`OPEN`, `DONE`) have no fix: which record status they meant is the owner's
+call.""",
     bad_example="""\
 `Cycle`: `<Id>` `Status`: `DONE`""",
     good_example="""\
 `Cycle`: `<Id>` `Status`: `COMPLETE`""",
     fix="sometimes",
     help="Set the record's `Status` to IN_PROGRESS, BLOCKED or COMPLETE.",
-    no_fix_reason="Only a value differing in letter case has an unmistakable meaning.",
+    no_fix_reason="Only a misspelt status has an unmistakable meaning, and only when that status may stand.",
 )
 def record_status_invalid(project):
     for r in _current_records(project):
@@ -206,14 +213,28 @@ def record_status_invalid(project):
         v = f.value.strip()
         if not v or _is_template(v) or v in STATUSES:
             continue
-        fix = None
-        if v.upper() in STATUSES:
-            fix = replace(f.path, f.value_span, v.upper(), safe=False, description=f"Set Status to {v.upper()}")
         yield report(
             (f.path, f.value_span),
             f"Status `{f.value}` must be IN_PROGRESS, BLOCKED, or COMPLETE.",
-            fix=fix,
+            fix=_status_respelt(project, r, f),
         )
+
+
+def _status_respelt(project, r, f):
+    """The (unsafe) fix of a Status that is one allowed status misspelt
+    (letter case, a space for `_`, one typo: `COMPLETES`), when the respelt
+    status is one the record may have: COMPLETE only where what COMPLETE
+    requires holds; IN_PROGRESS or BLOCKED not once the cycle has passed the
+    record's gate (SL931)."""
+    fix = meant_value(f.path, f, STATUSES)
+    if fix is None:
+        return None
+    want = fix.edits[0].replacement
+    if want == "COMPLETE" and not complete_holds(project, r):
+        return None
+    if want != "COMPLETE" and complete_due(project, r.path):
+        return None
+    return Fix(fix.edits, "unsafe", f"Set Status to {want}")
 
 
 # -- template choices -------------------------------------------------------------
@@ -248,9 +269,14 @@ owner should confirm the choice. The `Status` choices of a record whose gate
 the cycle has passed get SL900's fix (`COMPLETE`, unsafe, under the same
 conditions). A single allowed value written in a placeholder's brackets
 (`<FULL>`) gets a safe fix dropping the brackets: the value is already
-written. Otherwise no fix: which value applies is the owner's decision; a
-`User Style` in particular is never inferred (*"Never infer a style from ...
-another role's selection, or the mere presence of a file"*, User Styles).""",
+written. A `User Style` naming a style by a stem entirely enclosed in
+`<...>` gets an unsafe fix saving the full file name when exactly that file
+is one of the role's styles: *"`<formal>.md` persists as `<formal>.md`, never
+`<formal>`"* (User Styles); unsafe because the value might be a placeholder
+rather than a selection. Otherwise no fix: which value applies is the owner's
+decision; a `User Style` in particular is never inferred (*"Never infer a
+style from ... another role's selection, or the mere presence of a file"*),
+and `team | compact.md` has no name a record can save.""",
     bad_example="""\
 `Mode`: `AUTONOMOUS | STEPWISE | CODE_WITH_ME`""",
     good_example="""\
@@ -294,6 +320,12 @@ def _template_fix(r, f):
     if f.name == "Artifact" and prov.artifact and prov.artifact in choices:
         return replace(f.path, f.value_span, prov.artifact, safe=True,
                        description=f"Set Artifact to {prov.artifact}, as the provenance block says")
+    if f.name == "User Style":
+        want = persistable_selector(r.project, r.artifact, value)
+        if want is None:
+            return None
+        return replace(f.path, f.value_span, want, safe=False,
+                       description=f"Save User Style as `{want}`, the style file's full name")
     if f.name == "Status" and r.artifact in STATUS_ARTIFACTS and len(choices) > 1 and _status_field(r)[1] is f:
         return complete_fix(r.project, r.path)  # the cycle has passed the record's gate
     allowed = ALLOWED_VALUES.get((f.name, r.artifact))

@@ -245,7 +245,7 @@ def complete_fix(project, path: str):
     """The (unsafe) fix setting `Status` to `COMPLETE` in this cycle's record
     at *path*, when the cycle has passed its owner's gate (SL931's
     conditions) and what a COMPLETE record of its type must then hold does
-    hold (:func:`_complete_holds`), so the fix makes no new finding.  A
+    hold (:func:`complete_holds`), so the fix makes no new finding.  A
     missing `Status` is inserted where the record template has it."""
     if not complete_due(project, path):
         return None
@@ -254,7 +254,7 @@ def complete_fix(project, path: str):
         return None
     header = record.doc.header
     fields = header.all_fields("Status")
-    if len(fields) > 1 or not _complete_holds(project, record):
+    if len(fields) > 1 or not complete_holds(project, record):
         return None
     description = "Set Status to COMPLETE: the cycle has passed this record's gate"
     if fields:
@@ -272,10 +272,10 @@ def complete_fix(project, path: str):
                "Insert `Status`: `COMPLETE` (the cycle has passed this record's gate)")
 
 
-def _complete_holds(project, record) -> bool:
+def complete_holds(project, record) -> bool:
     """What a COMPLETE record of this type must hold, as the other rules
     check it: every current acceptance condition accounted for (SL721); a
-    verification report assessed with purpose FULL (SL857), without
+    verification report with no purpose but FULL (SL857), without
     AWAITING_IMPLEMENTATION work (SL858), and outside recovery (SL885)."""
     from standards_lint.rules.acceptance import _evidence_ids, _record_scan, _traced, analysis
 
@@ -287,8 +287,7 @@ def _complete_holds(project, record) -> bool:
         if any(ac not in covered for ac in ctx.scope.current):
             return False
     if record.artifact == "VERIFICATION":
-        purpose = record.doc.header.all_fields("Assessment Purpose")
-        if len(purpose) != 1 or purpose[0].value.strip() != "FULL":
+        if any(f.value.strip() != "FULL" for f in record.doc.header.all_fields("Assessment Purpose")):
             return False
         if "AWAITING_IMPLEMENTATION" in record.doc.text or project.state.frames:
             return False

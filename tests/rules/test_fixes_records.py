@@ -218,3 +218,66 @@ def test_sl930_no_fix_when_no_record_exists(tmp_path):
     root = tree(tmp_path, {})
     found = [f for f in findings(root, "SL930") if f.path == IMPL]
     assert len(found) == 1 and found[0].fix is None
+
+
+# -- SL901: a misspelt status -----------------------------------------------------------
+
+
+def test_sl901_respells_a_status_one_typo_away(tmp_path):
+    header = f"`Cycle`: `{CID}` `Status`: `COMPLETES`"
+    root = tree(tmp_path, {SYNC: sync_record(header)}, st=state("AWAITING_USER_SIGNOFF", frm="SYNCHRONIZING"))
+    (found,) = findings(root, "SL901")
+    assert found.fix is not None and found.fix.applicability == "unsafe"
+    fix_project(str(root), use_git=False, unsafe=True)
+    assert read(root, SYNC) == sync_record(f"`Cycle`: `{CID}` `Status`: `COMPLETE`")
+    assert findings(root, "SL901") == [] and findings(root, "SL931") == []
+
+
+def test_sl901_respells_in_progress_only_before_the_gate(tmp_path):
+    header = f"`Cycle`: `{CID}` `Status`: `IN PROGRESS`"
+    root = tree(tmp_path, {SYNC: sync_record(header)}, st=state("AWAITING_USER_SIGNOFF", frm="SYNCHRONIZING"))
+    (found,) = findings(root, "SL901")
+    assert found.fix is None  # IN_PROGRESS past the gate would be SL931's finding
+    root = tree(tmp_path, {SYNC: sync_record(header)}, st=state("SYNCHRONIZING", frm="REVIEWING_FINAL"))
+    (found,) = findings(root, "SL901")
+    assert found.fix is not None
+    fix_project(str(root), use_git=False, unsafe=True)
+    assert read(root, SYNC) == sync_record(f"`Cycle`: `{CID}` `Status`: `IN_PROGRESS`")
+
+
+def test_sl901_no_fix_for_an_entry_status(tmp_path):
+    header = f"`Cycle`: `{CID}` `Status`: `OPEN`"
+    root = tree(tmp_path, {SYNC: sync_record(header)}, st=state("SYNCHRONIZING", frm="REVIEWING_FINAL"))
+    (found,) = findings(root, "SL901")
+    assert found.fix is None
+
+
+# -- SL902: a style stem in angle brackets -------------------------------------------------
+
+PLAN = f".standards/docs/development/{CID}.md"
+
+
+def plan(style):
+    header = (f"`Cycle`: `{CID}` `Mode`: `STEPWISE`\n`User Style`: `{style}` `User Style Locked`: `true`\n"
+              "`Status`: `APPROVED` `Verification Cadence`: `AFTER_IMPLEMENTATION` `Current Increment`: `NONE`")
+    return record("DEVELOPMENT", header, body="### DEV-001 — Search\n\n`Status`: `PENDING` `Depends On`: `NONE`")
+
+
+def test_sl902_style_stem_in_brackets_is_saved_by_its_full_name(tmp_path):
+    styles = {".standards/user-styles/developer/<formal>.md": "Formal.\n",
+              ".standards/user-styles/developer/tony.md": "Tony.\n"}
+    root = tree(tmp_path, {PLAN: plan("<formal>"), **styles}, st=state("DEVELOPING", frm="ARCHITECTING"))
+    (found,) = findings(root, "SL902")
+    assert found.fix is not None and found.fix.applicability == "unsafe"
+    fix_project(str(root), use_git=False, unsafe=True)
+    assert read(root, PLAN) == plan("<formal>.md")
+    assert findings(root, "SL902") == [] and findings(root, "SL990") == []
+
+
+def test_sl902_no_style_is_inferred(tmp_path):
+    styles = {".standards/user-styles/developer/<identifier>.md": "Odd.\n",
+              ".standards/user-styles/developer/team | compact.md": "Team.\n"}
+    for style in ("<identifier>", "<casual>", "team | compact.md", "NONE | <identifier>"):
+        root = tree(tmp_path, {PLAN: plan(style), **styles}, st=state("DEVELOPING", frm="ARCHITECTING"))
+        (found,) = findings(root, "SL902")
+        assert found.fix is None, style
