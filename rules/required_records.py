@@ -264,10 +264,10 @@ def complete_fix(project, path: str):
         if not f.value.strip() or f.bare:
             return replace(path, f.span, "`Status`: `COMPLETE`", safe=False, description=description)
         return replace(path, f.value_span, "COMPLETE", safe=False, description=description)
-    anchors = header.all_fields(STATUS_AFTER.get(record.artifact, "Cycle"))
-    if len(anchors) != 1 or anchors[0].bare:
+    anchors = header.all_fields(STATUS_AFTER.get(record.artifact, "Cycle")) or header.all_fields("Cycle")
+    if not anchors or anchors[0].bare:
         return None
-    at = anchors[0].span.end
+    at = anchors[0].span.end  # after the first (a repeated field is another finding)
     return Fix((Edit(path, at, at, " `Status`: `COMPLETE`"),), "unsafe",
                "Insert `Status`: `COMPLETE` (the cycle has passed this record's gate)")
 
