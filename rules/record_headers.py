@@ -189,14 +189,14 @@ prevents completion; neither is passing. `COMPLETE` requires the shared
 Reviewer gate"* (Reviewer template). Entry statuses such as `OPEN` or `DONE`
 belong to findings and plan steps, not to the record.
 
-**Fix safety.** Sometimes (unsafe): a value that is one status misspelt,
-differing only in letter case (`complete`), a space for `_` (`IN PROGRESS`)
-or one typo (`COMPLETES`), is respelt; the owner should confirm it. Not
-offered when the respelt status would itself be wrong: `COMPLETE` where what
-a COMPLETE record must hold is missing (see SL931), `IN_PROGRESS` or
-`BLOCKED` once the cycle has passed the record's gate. Entry statuses
-(`OPEN`, `DONE`) have no fix: which record status they meant is the owner's
-call.""",
+**Fix safety.** Sometimes (unsafe). Once the cycle has passed the record's
+gate, whatever the value, SL900's fix: `COMPLETE`, where what a COMPLETE
+record must hold does hold (see SL931). Before it, a value that is one status
+misspelt, differing only in letter case (`complete`), a space for `_` (`IN
+PROGRESS`) or one typo (`COMPLETES`), is respelt, to `COMPLETE` again only
+where what it requires holds; the owner should confirm it. Entry statuses
+(`OPEN`, `DONE`) before the gate have no fix: which record status they meant
+is the owner's call.""",
     bad_example="""\
 `Cycle`: `<Id>` `Status`: `DONE`""",
     good_example="""\
@@ -221,18 +221,18 @@ def record_status_invalid(project):
 
 
 def _status_respelt(project, r, f):
-    """The (unsafe) fix of a Status that is one allowed status misspelt
-    (letter case, a space for `_`, one typo: `COMPLETES`), when the respelt
-    status is one the record may have: COMPLETE only where what COMPLETE
-    requires holds; IN_PROGRESS or BLOCKED not once the cycle has passed the
-    record's gate (SL931)."""
+    """The (unsafe) fix of an invalid Status.  Once the cycle has passed the
+    record's gate, SL900's: COMPLETE, where what COMPLETE requires holds.
+    Before it, a value that is one allowed status misspelt (letter case, a
+    space for `_`, one typo: `COMPLETES`) is respelt, COMPLETE again only
+    where what it requires holds."""
+    if complete_due(project, r.path):
+        return complete_fix(project, r.path)
     fix = meant_value(f.path, f, STATUSES)
     if fix is None:
         return None
     want = fix.edits[0].replacement
     if want == "COMPLETE" and not complete_holds(project, r):
-        return None
-    if want != "COMPLETE" and complete_due(project, r.path):
         return None
     return Fix(fix.edits, "unsafe", f"Set Status to {want}")
 

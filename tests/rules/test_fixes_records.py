@@ -233,11 +233,19 @@ def test_sl901_respells_a_status_one_typo_away(tmp_path):
     assert findings(root, "SL901") == [] and findings(root, "SL931") == []
 
 
-def test_sl901_respells_in_progress_only_before_the_gate(tmp_path):
+def test_sl901_past_the_gate_sets_complete(tmp_path):
+    for value in ("IN PROGRESS", "OPEN"):
+        header = f"`Cycle`: `{CID}` `Status`: `{value}`"
+        root = tree(tmp_path, {SYNC: sync_record(header)}, st=state("AWAITING_USER_SIGNOFF", frm="SYNCHRONIZING"))
+        (found,) = findings(root, "SL901")
+        assert found.fix is not None and found.fix.edits[0].replacement == "COMPLETE", value
+        fix_project(str(root), use_git=False, unsafe=True)
+        assert read(root, SYNC) == sync_record(f"`Cycle`: `{CID}` `Status`: `COMPLETE`")
+        assert findings(root, "SL901") == [] and findings(root, "SL931") == []
+
+
+def test_sl901_respells_in_progress_before_the_gate(tmp_path):
     header = f"`Cycle`: `{CID}` `Status`: `IN PROGRESS`"
-    root = tree(tmp_path, {SYNC: sync_record(header)}, st=state("AWAITING_USER_SIGNOFF", frm="SYNCHRONIZING"))
-    (found,) = findings(root, "SL901")
-    assert found.fix is None  # IN_PROGRESS past the gate would be SL931's finding
     root = tree(tmp_path, {SYNC: sync_record(header)}, st=state("SYNCHRONIZING", frm="REVIEWING_FINAL"))
     (found,) = findings(root, "SL901")
     assert found.fix is not None
