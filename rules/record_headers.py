@@ -9,10 +9,13 @@ import re
 from typing import Optional
 
 from standards_lint.parser import LineIndex
-from standards_lint.findings import Fix
+from standards_lint.findings import Edit, Fix
 from standards_lint.protocol import TERMINAL_STATES, VERIFICATION_CADENCES, record_path
 from standards_lint.records import provenance_of
 from standards_lint.rule import module_rules, replace, report, rule
+from standards_lint.rules.required_records import complete_due, complete_fix, complete_holds
+from standards_lint.rules.state_structure import meant_value
+from standards_lint.rules.user_styles import persistable_selector
 
 STATUSES = ("IN_PROGRESS", "BLOCKED", "COMPLETE")
 # Records whose header Status is IN_PROGRESS | BLOCKED | COMPLETE.
@@ -131,7 +134,18 @@ in the header that `artifact init` writes, and the workflow reads it:
 reconciliation cannot complete; `COMPLETE` means the full **Synchronization
 Gate** passed"* (Synchronizer template; the other templates say the same).
 
-**Fix safety.** No fix: only the owner knows the record's status.""",
+**Fix safety.** Sometimes (unsafe). Once the cycle has passed the record's
+gate (the conditions of SL931), the protocol leaves one status: *"A normal
+forward handoff past a role means its full gate passed"*, so the fix sets
+`Status`: `COMPLETE` (a missing field is inserted where the template has it:
+after `Cycle`, after `ReviewKind` in a review report, after `Mode` in a
+verification report). It is offered only when what a COMPLETE record must
+hold does hold (every current acceptance condition accounted for; a
+verification report with `Assessment Purpose`: `FULL`, no
+`AWAITING_IMPLEMENTATION` work and no recovery in progress), and is unsafe
+because the alternative, routing the cycle back to the owner, is a person's
+choice. Before the gate, no fix: only the owner knows the record's status.""",
+    fix="sometimes",
     bad_example="""\
 # Documentation Record
 
@@ -141,7 +155,7 @@ Gate** passed"* (Synchronizer template; the other templates say the same).
 
 `Cycle`: `<Id>` `Status`: `IN_PROGRESS`""",
     help="Give the record a `Status` in its header: IN_PROGRESS, BLOCKED or COMPLETE.",
-    no_fix_reason="Only the owner knows the record's status.",
+    no_fix_reason="Before the cycle has passed the record's gate, or while what COMPLETE requires is missing, only the owner knows the record's status.",
 )
 def record_status_missing(project):
     for r in _current_records(project):
@@ -151,10 +165,10 @@ def record_status_missing(project):
         if f is None:
             where = r.doc.title if r.doc.title is not None else r.path
             yield report(where, f"has no `Status` field in its header; a {r.artifact} record's header needs "
-                         "`Status`: `IN_PROGRESS`, `BLOCKED` or `COMPLETE`.")
+                         "`Status`: `IN_PROGRESS`, `BLOCKED` or `COMPLETE`.", complete_fix(project, r.path))
         elif not f.value.strip():
             yield report(f, "has no `Status` field in its header: `Status` is empty; set `IN_PROGRESS`, "
-                         "`BLOCKED` or `COMPLETE`.")
+                         "`BLOCKED` or `COMPLETE`.", complete_fix(project, r.path))
 
 
 @rule(
@@ -175,16 +189,21 @@ prevents completion; neither is passing. `COMPLETE` requires the shared
 Reviewer gate"* (Reviewer template). Entry statuses such as `OPEN` or `DONE`
 belong to findings and plan steps, not to the record.
 
-**Fix safety.** Sometimes: a value that differs only in letter case
-(`complete`) can be upper-cased; the fix is marked unsafe because the owner
-should confirm it.""",
+**Fix safety.** Sometimes (unsafe). Once the cycle has passed the record's
+gate, whatever the value, SL900's fix: `COMPLETE`, where what a COMPLETE
+record must hold does hold (see SL931). Before it, a value that is one status
+misspelt, differing only in letter case (`complete`), a space for `_` (`IN
+PROGRESS`) or one typo (`COMPLETES`), is respelt, to `COMPLETE` again only
+where what it requires holds; the owner should confirm it. Entry statuses
+(`OPEN`, `DONE`) before the gate have no fix: which record status they meant
+is the owner's call.""",
     bad_example="""\
 `Cycle`: `<Id>` `Status`: `DONE`""",
     good_example="""\
 `Cycle`: `<Id>` `Status`: `COMPLETE`""",
     fix="sometimes",
     help="Set the record's `Status` to IN_PROGRESS, BLOCKED or COMPLETE.",
-    no_fix_reason="Only a value differing in letter case has an unmistakable meaning.",
+    no_fix_reason="Only a misspelt status has an unmistakable meaning, and only when that status may stand.",
 )
 def record_status_invalid(project):
     for r in _current_records(project):
@@ -194,14 +213,28 @@ def record_status_invalid(project):
         v = f.value.strip()
         if not v or _is_template(v) or v in STATUSES:
             continue
-        fix = None
-        if v.upper() in STATUSES:
-            fix = replace(f.path, f.value_span, v.upper(), safe=False, description=f"Set Status to {v.upper()}")
         yield report(
             (f.path, f.value_span),
             f"Status `{f.value}` must be IN_PROGRESS, BLOCKED, or COMPLETE.",
-            fix=fix,
+            fix=_status_respelt(project, r, f),
         )
+
+
+def _status_respelt(project, r, f):
+    """The (unsafe) fix of an invalid Status.  Once the cycle has passed the
+    record's gate, SL900's: COMPLETE, where what COMPLETE requires holds.
+    Before it, a value that is one allowed status misspelt (letter case, a
+    space for `_`, one typo: `COMPLETES`) is respelt, COMPLETE again only
+    where what it requires holds."""
+    if complete_due(project, r.path):
+        return complete_fix(project, r.path)
+    fix = meant_value(f.path, f, STATUSES)
+    if fix is None:
+        return None
+    want = fix.edits[0].replacement
+    if want == "COMPLETE" and not complete_holds(project, r):
+        return None
+    return Fix(fix.edits, "unsafe", f"Set Status to {want}")
 
 
 # -- template choices -------------------------------------------------------------
@@ -232,8 +265,18 @@ it the same way. A choice list of a field the templates enumerate (`Status`,
 `Mode`, `Collaboration`, `Target`, `Assessment Purpose`, `Verification
 Cadence`, `User Style Locked`) in which exactly one choice is an allowed value
 gets an unsafe fix selecting it: the protocol rules out the others, but the
-owner should confirm the choice. Otherwise no fix: which value applies is the
-owner's decision.""",
+owner should confirm the choice. The `Status` choices of a record whose gate
+the cycle has passed get SL900's fix (`COMPLETE`, unsafe, under the same
+conditions). A single allowed value written in a placeholder's brackets
+(`<FULL>`) gets a safe fix dropping the brackets: the value is already
+written. A `User Style` naming a style by a stem entirely enclosed in
+`<...>` gets an unsafe fix saving the full file name when exactly that file
+is one of the role's styles: *"`<formal>.md` persists as `<formal>.md`, never
+`<formal>`"* (User Styles); unsafe because the value might be a placeholder
+rather than a selection. Otherwise no fix: which value applies is the owner's
+decision; a `User Style` in particular is never inferred (*"Never infer a
+style from ... another role's selection, or the mere presence of a file"*),
+and `team | compact.md` has no name a record can save.""",
     bad_example="""\
 `Mode`: `AUTONOMOUS | STEPWISE | CODE_WITH_ME`""",
     good_example="""\
@@ -277,7 +320,20 @@ def _template_fix(r, f):
     if f.name == "Artifact" and prov.artifact and prov.artifact in choices:
         return replace(f.path, f.value_span, prov.artifact, safe=True,
                        description=f"Set Artifact to {prov.artifact}, as the provenance block says")
+    if f.name == "User Style":
+        want = persistable_selector(r.project, r.artifact, value)
+        if want is None:
+            return None
+        return replace(f.path, f.value_span, want, safe=False,
+                       description=f"Save User Style as `{want}`, the style file's full name")
+    if f.name == "Status" and r.artifact in STATUS_ARTIFACTS and len(choices) > 1 and _status_field(r)[1] is f:
+        return complete_fix(r.project, r.path)  # the cycle has passed the record's gate
     allowed = ALLOWED_VALUES.get((f.name, r.artifact))
+    if allowed is not None and len(choices) == 1 and value.startswith("<") and value.endswith(">"):
+        inner = value[1:-1].strip()
+        if inner in allowed:  # an allowed value written in the placeholder's brackets
+            return replace(f.path, f.value_span, inner, safe=True,
+                           description=f"Set {f.name} to {inner}, without the placeholder's brackets")
     if allowed is None or len(choices) < 2 or any(not c or _is_placeholder(c) for c in choices):
         return None
     valid = {c for c in choices if c in allowed}
@@ -307,13 +363,19 @@ record `### DOC-NNN`, synchronization record `### D-NNN`. *"The development
 plan, review reports, documentation record, and synchronization record number
 their entries as headings with the prefixes in the table."*
 
-**Fix safety.** No fix: renumbering changes identifiers other records may cite.""",
+**Fix safety.** Sometimes (safe): the entry is renumbered with the record
+type's prefix, in its heading and in every mention of it in the record (a
+bare `D-001`, or the record's own `#D-001` anchor); a `<path>#D-NNN` naming
+another record is left alone. No fix when another record of the cycle cites
+the entry by path, since renumbering would change what it cites, or when the
+new ID is already used in the record.""",
+    fix="sometimes",
     bad_example="""\
 ### D-001 — Old guide title   (in a documentation record)""",
     good_example="""\
 ### DOC-001 — Old guide title""",
     help="Number the entries with the prefix the record type uses (documentation DOC-NNN, synchronization D-NNN), updating every reference.",
-    no_fix_reason="Renumbering changes identifiers other records may cite.",
+    no_fix_reason="Another record of the cycle cites the entry by path, or the new ID is already used in the record.",
 )
 def record_entry_prefix(project):
     wrong = {"DOCUMENTATION": ("D", "DOC", "documentation"), "SYNCHRONIZATION": ("DOC", "D", "synchronization")}
@@ -328,7 +390,51 @@ def record_entry_prefix(project):
                     h,
                     f"numbers its discrepancies {bad}-NNN; {label} records use {good}-NNN "
                     f"(`{bad}-{m.group(2)}`).",
+                    fix=_renumber_fix(project, r, f"{bad}-{m.group(2)}", f"{good}-{m.group(2)}"),
                 )
+
+
+_D_PATH_REF_RE = re.compile(r"([A-Za-z0-9_.\-/]+\.md)#((?:DOC|D)-\d+)\b")
+
+
+def _renumber_fix(project, r, old: str, new: str):
+    """Renumber the entry *old* of record *r* to *new*: its heading and every
+    mention of it in the record (bare, or as the record's own `#old` anchor).
+    Safe when no other record of the cycle refers to it by path and *new* is
+    not already used in the record; otherwise no fix."""
+    text = r.doc.text
+    _body_text, start = _body(r.doc)
+    taken = re.compile(r"(?<![A-Za-z0-9_-])" + re.escape(new) + r"(?![A-Za-z0-9_])")
+    if taken.search(text, start):
+        return None  # the new ID is already in use: renumbering would merge two entries
+    for other in _current_records(project):
+        if other.path == r.path:
+            continue
+        for m in _D_PATH_REF_RE.finditer(other.doc.text):
+            if m.group(2) == old and _resolve(project, other.path, m.group(1)) == r.path:
+                return None  # another record cites the entry: renumbering changes its citation
+    mention = re.compile(r"(?<![A-Za-z0-9_-])" + re.escape(old) + r"(?![A-Za-z0-9_])")
+    index = LineIndex(text)
+    edits = []
+    for m in mention.finditer(text, start):
+        if text[m.start() - 1:m.start()] == "#":
+            ref = _D_PATH_REF_RE.match(text, _ref_start(text, m.start() - 1))
+            own_anchor = text[m.start() - 2:m.start() - 1] == "("
+            if not own_anchor and (ref is None or ref.end() != m.end()
+                                   or _resolve(project, r.path, ref.group(1)) != r.path):
+                continue  # another record's entry, by path
+        edits.append(Edit(r.path, m.start(), m.end(), new))
+    if not edits:
+        return None
+    return Fix(tuple(edits), "safe", f"Renumber {old} to {new} (heading and mentions in this record)")
+
+
+def _ref_start(text: str, hash_at: int) -> int:
+    """Where the path text ending at the `#` at *hash_at* starts."""
+    i = hash_at
+    while i > 0 and (text[i - 1].isalnum() or text[i - 1] in "_.-/"):
+        i -= 1
+    return i
 
 
 def _f_path_refs(doc, start: int):
@@ -386,7 +492,10 @@ at its fixed path (`implementation.md` or `final-deliverable.md`) has a
 `### F-NNN` heading, the record the mention names is determined, and a safe
 fix writes `<that report's path>#F-NNN` for every bare mention of that ID in
 the record. When both reports have the finding, or neither does, no fix: the
-message names the two possible forms, and the owner picks one.""",
+message names the two possible forms, and the owner picks one. When every
+mention is the text of a link whose target names a finding its report does
+not have (`[F-001](<path>#F-002)`, SL906), the fix is SL906's instead
+(unsafe): the target is pointed at the finding the link text names.""",
     bad_example="""\
 See F-001.""",
     good_example="""\
@@ -414,6 +523,17 @@ def entry_reference_without_record(project):
 def _bare_f_advice(r, fid: str, spans, definers):
     """(message, fix) for the bare *fid* mentions at *spans* of record *r*,
     given the review reports of the cycle that define *fid*."""
+    message, fix = _bare_f_message(r, fid, spans, definers)
+    retarget = [_retarget_edit(r, s, e) for s, e in spans]
+    if all(retarget):
+        # Every mention is the text of a link whose target names a finding
+        # its report lacks (SL906): pointing the target at the finding the
+        # text names makes the mention a link to it.
+        fix = Fix(tuple(retarget), "unsafe", f"Point the link at {fid}, the finding its text names")
+    return message, fix
+
+
+def _bare_f_message(r, fid: str, spans, definers):
     if len(definers) == 1 and definers[0].path == definers[0].fixed_path:
         target = f"{definers[0].path}#{fid}"
         index = LineIndex(r.doc.text)
@@ -471,7 +591,7 @@ def review_finding_mention_undefined(project):
 
 
 def _path_ref_problems(project):
-    """(code, record, start, end, message) for every `<path>#F-NNN` reference problem."""
+    """(code, record, start, end, message, fix) for every `<path>#F-NNN` reference problem."""
     out = []
     for r in _current_records(project):
         body, start = _body(r.doc)
@@ -480,10 +600,44 @@ def _path_ref_problems(project):
             doc = project.doc(resolved) if resolved is not None else None
             prov = provenance_of(doc) if doc is not None else None
             if prov is None:
-                out.append(("SL907", r, s, e, f"refers to {target}#{fid}, but {target} is not a STANDARDS record."))
+                out.append(("SL907", r, s, e, f"refers to {target}#{fid}, but {target} is not a STANDARDS record.", None))
             elif fid not in _entries(doc, "F"):
-                out.append(("SL906", r, s, e, f"refers to {target}#{fid}, but that file has no {fid}."))
+                out.append(("SL906", r, s, e, f"refers to {target}#{fid}, but that file has no {fid}.",
+                            _link_text_fix(r, s, e, fid, _entries(doc, "F"))))
     return out
+
+
+_LINK_TEXT_BEFORE_RE = re.compile(r"\[(F-\d+)\]\($")
+
+
+def _link_text_fix(r, s: int, e: int, fid: str, defined: set):
+    """A `[F-001](<path>#F-002)` link whose target names a finding the report
+    lacks while its text names one it has: the (unsafe) fix points the target
+    at the finding the link text names."""
+    text = r.doc.text
+    m = _LINK_TEXT_BEFORE_RE.search(text, max(0, s - 16), s)
+    if m is None or m.end() != s or text[e:e + 1] != ")" or m.group(1) not in defined:
+        return None
+    want = m.group(1)
+    return replace(r.path, LineIndex(text).span(e - len(fid), e), want, safe=False,
+                   description=f"Point the link at {want}, the finding its text names")
+
+
+def _retarget_edit(r, s: int, e: int):
+    """The edit of :func:`_link_text_fix` for the link whose text is the
+    F-NNN mention at [s, e) of record *r*, or None."""
+    text = r.doc.text
+    if text[s - 1:s] != "[" or text[e:e + 2] != "](":
+        return None
+    m = _F_PATH_REF_RE.match(text, e + 2)
+    if m is None:
+        return None
+    resolved = _resolve(r.project, r.path, m.group(1))
+    doc = r.project.doc(resolved) if resolved is not None else None
+    if doc is None or provenance_of(doc) is None or m.group(2) in _entries(doc, "F"):
+        return None
+    fix = _link_text_fix(r, m.start(), m.end(), m.group(2), _entries(doc, "F"))
+    return fix.edits[0] if fix is not None else None
 
 
 @rule(
@@ -500,18 +654,23 @@ whose report exists as a STANDARDS record but has no `### F-NNN` heading.
 record's path with the identifier"* (Workflow Artifact Provenance); the entry
 must be there for the reference to resolve.
 
-**Fix safety.** No fix.""",
+**Fix safety.** Sometimes (unsafe): when the reference is the target of a
+Markdown link whose text is a finding ID the report does have
+(`[F-001](<path>#F-002)`), the target is pointed at that finding, the value
+already written in the link; the owner should confirm which of the two was
+meant. Otherwise no fix.""",
+    fix="sometimes",
     bad_example="""\
 See .standards/docs/reviews/<Id>/implementation.md#F-007.   (no F-007 there)""",
     good_example="""\
 See .standards/docs/reviews/<Id>/implementation.md#F-001.""",
     help="Refer to a finding the referenced report has, or add the finding there.",
-    no_fix_reason="Whether the reference or the report is wrong needs a person.",
+    no_fix_reason="Unless a link's text names a finding the report has, whether the reference or the report is wrong needs a person.",
 )
 def entry_reference_target_missing(project):
-    for code, r, s, e, msg in _path_ref_problems(project):
+    for code, r, s, e, msg, fix in _path_ref_problems(project):
         if code == "SL906":
-            yield report(_span(r.doc, s, e), msg)
+            yield report(_span(r.doc, s, e), msg, fix=fix)
 
 
 @rule(
@@ -539,7 +698,7 @@ See .standards/docs/reviews/<Id>/implementation.md#F-001.""",
     no_fix_reason="Which report was meant needs a person.",
 )
 def entry_reference_not_record(project):
-    for code, r, s, e, msg in _path_ref_problems(project):
+    for code, r, s, e, msg, _fix in _path_ref_problems(project):
         if code == "SL907":
             yield report(_span(r.doc, s, e), msg)
 

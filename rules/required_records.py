@@ -23,8 +23,9 @@ from standards_lint.protocol import (
     TERMINAL_STATES,
     record_path,
 )
+from standards_lint.findings import Edit, Fix
 from standards_lint.records import provenance_of
-from standards_lint.rule import module_rules, report, rule
+from standards_lint.rule import module_rules, replace, report, rule
 
 CONTEXT_PATH = ".standards/CONTEXT.md"
 STATUSES = ("IN_PROGRESS", "BLOCKED", "COMPLETE")
@@ -186,13 +187,27 @@ def _passed(project, c: _Cycle, special: dict) -> list:
         state, value, field = _record(project, p, c.cid)
         if state == "missing":
             out.append(("SL930", p, f"The cycle has passed {s}, so this record must exist, but it does not.", None))
-        elif state == "ok" and value in INCOMPLETE:
-            if _header_cycle_contradicts(project, p, c.cid):
-                continue  # the header contradicts the block (SL9xx): its Status is not trusted
-            if s in TAIL_STATES and c.kind != "FORWARD" and c.ws != "AWAITING_USER_SIGNOFF":
-                continue  # an incomplete corrective return may still be pending
-            out.append(("SL931", p, f"The cycle has passed {s}, so this record must be COMPLETE; its Status is `{value}`.", field))
+        elif state == "ok" and _must_be_complete(project, c, s, p):
+            if value in INCOMPLETE:
+                out.append(("SL931", p, f"The cycle has passed {s}, so this record must be COMPLETE; its Status is `{value}`.", field))
+            else:
+                out.append((_GATE_PASSED, p, s, field))  # no finding: the record whose Status COMPLETE is due
     return out
+
+
+# A `_passed` row that is no finding: the cycle has passed the record's gate,
+# so its Status must be COMPLETE, whatever it says now (see complete_due).
+_GATE_PASSED = "gate-passed"
+
+
+def _must_be_complete(project, c: _Cycle, s: str, p: str) -> bool:
+    """Whether the record at *p*, of the state *s* the cycle has passed, must
+    be COMPLETE (SL931's conditions, whatever its Status says now)."""
+    if _header_cycle_contradicts(project, p, c.cid):
+        return False  # the header contradicts the block (SL9xx): its Status is not trusted
+    if s in TAIL_STATES and c.kind != "FORWARD" and c.ws != "AWAITING_USER_SIGNOFF":
+        return False  # an incomplete corrective return may still be pending
+    return True
 
 
 def _findings(project) -> list:
@@ -211,10 +226,96 @@ def _findings(project) -> list:
     return out
 
 
-def _emit(project, code):
+def _emit(project, code, fix=None):
     for fcode, path, msg, field in _findings(project):
         if fcode == code:
-            yield report(_where(path, field), msg)
+            yield report(_where(path, field), msg, fix(project, path) if fix is not None else None)
+
+
+# Where the record templates put `Status` in the header: after this field.
+STATUS_AFTER = {
+    "VERIFICATION": "Mode",
+    "REVIEW": "ReviewKind",
+    "DOCUMENTATION": "Cycle",
+    "SYNCHRONIZATION": "Cycle",
+}
+
+
+def complete_fix(project, path: str):
+    """The (unsafe) fix setting `Status` to `COMPLETE` in this cycle's record
+    at *path*, when the cycle has passed its owner's gate (SL931's
+    conditions) and what a COMPLETE record of its type must then hold does
+    hold (:func:`complete_holds`), so the fix makes no new finding.  A
+    missing `Status` is inserted where the record template has it."""
+    if not complete_due(project, path):
+        return None
+    record = next((r for r in project.records if r.path == path), None)
+    if record is None or record.doc.header is None:
+        return None
+    header = record.doc.header
+    fields = header.all_fields("Status")
+    if len(fields) > 1 or not complete_holds(project, record):
+        return None
+    description = "Set Status to COMPLETE: the cycle has passed this record's gate"
+    if fields:
+        f = fields[0]
+        if f.value.strip() == "COMPLETE":
+            return None
+        if not f.value.strip() or f.bare:
+            return replace(path, f.span, "`Status`: `COMPLETE`", safe=False, description=description)
+        return replace(path, f.value_span, "COMPLETE", safe=False, description=description)
+    anchors = header.all_fields(STATUS_AFTER.get(record.artifact, "Cycle")) or header.all_fields("Cycle")
+    if not anchors or anchors[0].bare:
+        return None
+    at = anchors[0].span.end  # after the first (a repeated field is another finding)
+    return Fix((Edit(path, at, at, " `Status`: `COMPLETE`"),), "unsafe",
+               "Insert `Status`: `COMPLETE` (the cycle has passed this record's gate)")
+
+
+def complete_holds(project, record) -> bool:
+    """What a COMPLETE record of this type must hold, as the other rules
+    check it: every current acceptance condition accounted for (SL721); a
+    verification report with no purpose but FULL (SL857), without
+    AWAITING_IMPLEMENTATION work (SL858), and outside recovery (SL885)."""
+    from standards_lint.rules.acceptance import _evidence_ids, _record_scan, _traced, analysis
+
+    ctx = analysis(project)
+    if ctx is None:
+        return False
+    if _traced(ctx):
+        covered = _evidence_ids(_record_scan(ctx, record), record.artifact)
+        if any(ac not in covered for ac in ctx.scope.current):
+            return False
+    if record.artifact == "VERIFICATION":
+        if any(f.value.strip() != "FULL" for f in record.doc.header.all_fields("Assessment Purpose")):
+            return False
+        if "AWAITING_IMPLEMENTATION" in record.doc.text or project.state.frames:
+            return False
+    return True
+
+
+def moved_record_fix(project, path: str):
+    """The fix of a record missing at its fixed *path* when this cycle's only
+    record of that type sits elsewhere: SL635's move to the fixed path."""
+    from standards_lint.rules.provenance import placement
+    from standards_lint.rules.record_paths import _move_fix
+
+    cid = project.state.aw("Id")
+    for art, kind in STATE_RECORDS.values():
+        if record_path(art, cid, kind) != path:
+            continue
+        first, _seconds = placement(project)
+        b = first.get((art, kind))
+        if b is None or b.cycle != cid or b.path == path:
+            return None
+        return _move_fix(project, b)
+    return None
+
+
+def complete_due(project, path: str) -> bool:
+    """Whether the cycle has passed the gate of this cycle's record at *path*
+    (at its fixed path), so that its `Status` must be `COMPLETE` (SL931)."""
+    return any(code in ("SL931", _GATE_PASSED) and p == path for code, p, _m, _f in _findings(project))
 
 
 # -- rules ------------------------------------------------------------------
@@ -241,7 +342,10 @@ required."* (Completion Policies) and *"Every other record is always
 cycle-owned at its fixed path."* (Workflow Artifact Provenance). A role cannot
 have passed its gate without persisting its record.
 
-**Fix safety.** No fix: the owning role must produce the record. Its skill's
+**Fix safety.** Sometimes (unsafe): when this cycle's only record of the
+type sits at another path (a record *"even if it is later renamed or
+moved"*, Workflow Artifact Provenance), the fix is SL635's: move it to its
+fixed path, as one rename. Otherwise no fix: the owning role must produce the record. Its skill's
 `template.md` gives only the shape; the content (the evidence, the findings,
 the `Status` the gate passed with) is the role's work, which the protocol does
 not determine. A record written from the template would claim a gate that
@@ -253,10 +357,11 @@ never ran (and be reported as incomplete at once).""",
 `.standards/docs/reviews/<Id>/implementation.md` exists with current-cycle
 provenance and `Status`: `COMPLETE`.""",
     help="Write the record (with current-cycle provenance at its fixed path) before the cycle moves past its owner's state.",
-    no_fix_reason="The owning role must produce the record; its template gives the shape, not the evidence or findings the protocol leaves to the role.",
+    fix="sometimes",
+    no_fix_reason="Unless the record exists at another path, the owning role must produce the record; its template gives the shape, not the evidence or findings the protocol leaves to the role.",
 )
 def passed_state_record_missing(project):
-    yield from _emit(project, "SL930")
+    yield from _emit(project, "SL930", moved_record_fix)
 
 
 @rule(
@@ -278,17 +383,25 @@ take a normal forward handoff on the strength of the correction."* (Corrective
 Returns). A normal forward handoff past a role means its full gate passed, and
 its record says so with `COMPLETE`.
 
-**Fix safety.** No fix: only the owner can complete its gate.""",
+**Fix safety.** Sometimes (unsafe): the fix sets `Status`: `COMPLETE` when
+what a COMPLETE record of the type must hold does hold, so that no other
+rule then objects: every current acceptance condition accounted for (SL721);
+for a verification report `Assessment Purpose`: `FULL` (SL857), no
+`AWAITING_IMPLEMENTATION` work (SL858) and no recovery in progress (SL885).
+It is unsafe because the other way out, routing the cycle back to the
+owner, is a person's choice. Otherwise no fix: only the owner can complete
+its gate.""",
+    fix="sometimes",
     bad_example="""\
 `WorkflowState`: `REVIEWING_IMPLEMENTATION` after a FORWARD handoff from
 TESTING, while the verification report shows `Status`: `IN_PROGRESS`.""",
     good_example="""\
 The verification report shows `Status`: `COMPLETE` before Tester hands off.""",
     help="Complete the record's gate (`Status`: `COMPLETE`), or route the cycle back to its owner.",
-    no_fix_reason="Only the owner can complete its gate.",
+    no_fix_reason="What a COMPLETE record must hold is missing: only the owner can complete its gate.",
 )
 def passed_state_record_incomplete(project):
-    yield from _emit(project, "SL931")
+    yield from _emit(project, "SL931", complete_fix)
 
 
 @rule(

@@ -34,6 +34,36 @@ def _concrete(selector: str) -> bool:
     return bool(s) and "|" not in s and not (s.startswith("<") and s.endswith(">"))
 
 
+# The record templates' own placeholders for a style name: never a selection.
+TEMPLATE_PLACEHOLDERS = ("<identifier>", "<style-name>")
+
+
+def role_styles(project, role: str) -> list[str]:
+    """The selectable style files of *role*: direct child Markdown files of
+    its folder, by file name."""
+    prefix = f"{STYLES_DIR}/{role}/"
+    return [
+        f[len(prefix):] for f in project.files
+        if f.startswith(prefix) and "/" not in f[len(prefix):] and f.lower().endswith(".md")
+        and project.kind(f) == "file"
+    ]
+
+
+def persistable_selector(project, artifact: str, selector: str):
+    """The full file name a record must save for a selector that names a
+    style by a stem entirely enclosed in `<...>` (*"`<formal>.md` persists as
+    `<formal>.md`, never `<formal>`"*, User Styles), when exactly that file
+    is one of the role's styles; otherwise None."""
+    role = ROLE_FOLDER.get(artifact)
+    s = selector.strip()
+    if role is None or not (s.startswith("<") and s.endswith(">")) or s in TEMPLATE_PLACEHOLDERS:
+        return None
+    if "|" in s or "/" in s or "\\" in s:
+        return None
+    found = _matches(s, role_styles(project, role))
+    return found[0] if found == [s + ".md"] else None
+
+
 def _matches(selector: str, files: list[str]) -> list[str]:
     """Style files the selector names: the filename stem or the full name."""
     return [f for f in files if f == selector or f == selector + ".md"]
@@ -102,12 +132,7 @@ def user_style_unresolved(project):
             yield report(where, f"`User Style` `{selector}` is a path; select a style by its filename in {folder}/ only.")
             continue
         if role not in listing:
-            prefix = folder + "/"
-            listing[role] = [
-                f[len(prefix):] for f in project.files
-                if f.startswith(prefix) and "/" not in f[len(prefix):] and f.lower().endswith(".md")
-                and project.kind(f) == "file"
-            ]
+            listing[role] = role_styles(project, role)
         found = _matches(selector, listing[role])
         if not found:
             yield report(where, f"`User Style` `{selector}` selects no file in {folder}/; restore the style, choose an available one, or clear it to `NONE`.")

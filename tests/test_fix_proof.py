@@ -14,7 +14,8 @@ case's tree is written to a temporary folder and fixed in-process with
   exception is a fix that makes readable what the rules could not read
   before (REVEALING: a STATE.md section heading `## recovery` -> `## Recovery`,
   an enumerated value `<false>` -> `false`, an Active Work path now naming
-  this cycle's record, a record moved to its fixed path, an `Active Work.Id`
+  this cycle's record, a record moved to its fixed path (SL635, and SL930
+  carrying the same move), an `Active Work.Id`
   respelt to the ID its records name): what the rules then
   find in the newly read part is a first report, not the fix's doing.  Those
   are counted as "revealed", except a finding of the revealing fix's own code
@@ -48,8 +49,12 @@ CHUNK = 150
 # really applies (a checkpoint's, say) is checked for the first time.
 # SL260: an Active Work.Id respelt to the ID its records name makes those
 # records this cycle's, so their content is checked for the first time.
+# SL930: a record missing at its fixed path while this cycle's only record of
+# the type sits elsewhere carries SL635's fix, the same move; whichever of
+# the two findings the fixer applies it for, the moved record is then read
+# at its fixed path for the first time (its Status, say: SL931).
 REVEALING = frozenset({"SL120", "SL121", "SL201", "SL202", "SL203", "SL223", "SL260", "SL501", "SL502",
-                       "SL635", "SL640", "SL641", "SL642", "SL643", "SL644"})
+                       "SL635", "SL640", "SL641", "SL642", "SL643", "SL644", "SL930"})
 # A DOCUMENTATION rule and its general twin quote the same protocol sentence
 # for different cycle modes: a fix that changes the mode moves the finding
 # from one to the other; it is the same finding.

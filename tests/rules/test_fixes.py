@@ -108,7 +108,8 @@ def test_sl904_fix_names_the_only_defining_report(tmp_path):
     assert read(root, DOC) == doc_record(f"See {IMPL}#F-001; {IMPL}#F-001 is fixed.")
     codes = {f.code for f in result.findings}
     assert not codes & {"SL904", "SL906", "SL907"}
-    assert_second_run_is_idle(root, unsafe=True)
+    # (The implementation review, IN_PROGRESS past its gate, has SL931's unsafe fix.)
+    assert_second_run_is_idle(root, unsafe=False)
 
 
 def test_sl904_no_fix_when_both_reports_have_the_finding(tmp_path):
@@ -179,13 +180,25 @@ def test_sl902_one_allowed_choice_is_an_unsafe_fix(tmp_path):
 
 def test_sl902_no_fix_when_the_owner_must_choose(tmp_path):
     header = (f"`Cycle`: `{CID}` `Mode`: `VERIFY | REVERIFY` `Status`: `IN_PROGRESS`\n"
-              "`User Style`: `NONE | <identifier>` `Assessment Purpose`: `<INCREMENT>`")
+              "`User Style`: `NONE | <identifier>` `Assessment Purpose`: `<INCREMENTAL>`")
     root = tree(tmp_path, {VER: record("VERIFICATION", header)}, st=state("TESTING", frm="DEVELOPING"))
     found = findings(root, "SL902")
     assert len(found) == 3 and all(f.fix is None for f in found)
     report, _ = fix_project(str(root), use_git=False, unsafe=True)
     assert "SL902" not in fixed_codes(report)
     assert read(root, VER) == record("VERIFICATION", header)
+
+
+def test_sl902_allowed_value_in_placeholder_brackets_is_a_safe_fix(tmp_path):
+    header = f"`Cycle`: `{CID}` `Mode`: `VERIFY` `Status`: `IN_PROGRESS`\n`Assessment Purpose`: `<INCREMENT>`"
+    root = tree(tmp_path, {VER: record("VERIFICATION", header)}, st=state("TESTING", frm="DEVELOPING"))
+    (found,) = findings(root, "SL902")
+    assert found.fix.applicability == "safe" and "INCREMENT" in found.fix.description
+    report, _ = fix_project(str(root), use_git=False)
+    assert fixed_codes(report) == ["SL902"]
+    assert read(root, VER) == record("VERIFICATION", header.replace("<INCREMENT>", "INCREMENT"))
+    assert findings(root, "SL902") == []
+    assert_second_run_is_idle(root, unsafe=True)
 
 
 # -- SL212: empty BaselineReconciliation entries -----------------------------------
