@@ -20,6 +20,11 @@ from standards_lint.ast import Container, Field, ListItem
 from standards_lint.findings import Edit, Fix
 from standards_lint.protocol import (
     COMPLETION_POLICIES,
+    PROJECT_MODES,
+    ROUTE_DOCUMENTATION,
+    ROUTE_EXPEDITED,
+    ROUTE_STANDARD_BROWNFIELD,
+    ROUTE_STANDARD_GREENFIELD,
     CYCLE_ID_RE,
     CYCLE_MODES,
     FAILURE_TYPES,
@@ -126,6 +131,17 @@ def _remove_field(text: str, f: Field) -> tuple[int, int]:
     return start, end
 
 
+def _keep_determined(text: str, found: list, value: Optional[str]) -> Optional[Fix]:
+    """For a field repeated with different values: keep the first copy that
+    holds *value* (the one the rest of STATE.md determines), remove the
+    others (unsafe); None when no copy holds it."""
+    keep = next((f for f in found if f.value == value), None) if value is not None else None
+    if keep is None:
+        return None
+    edits = tuple(Edit(STATE_PATH, *_remove_field(text, f), "") for f in found if f is not keep)
+    return Fix(edits, "unsafe", f"Keep `{keep.name}`: `{value}` and remove the other copies")
+
+
 def _is_inactive(st) -> bool:
     """No cycle is active: none started yet, or the last one ended."""
     ws = _value(st, st.header, "WorkflowState")
@@ -164,8 +180,20 @@ def _determined_value(st, label: str, name: str) -> Optional[str]:
         if sec is not None:
             return "true" if list(sec.subsections) else "false"
     if label == "Handoff" and name == "FailureType":
-        # Only FAILURE and USER_REWORK handoffs route a failure type.
-        if _value(st, st.section("Handoff"), "Kind") in ("INITIAL", "FORWARD", "CHECKPOINT"):
+        # Only FAILURE and USER_REWORK handoffs route a failure type; every
+        # other kind records NONE (Start a cycle, Checkpoint Handoffs,
+        # Expedited Promotion, Sign off, Cancel, COMPLETION_CHANGE).
+        kind = _value(st, st.section("Handoff"), "Kind")
+        if kind in HANDOFF_KINDS and kind not in ("FAILURE", "USER_REWORK"):
+            return "NONE"
+    if label == "Active Work" and not _is_inactive(st):
+        # "In documentation work ... `Development` remains `NONE` throughout
+        # the cycle"; "In expedited work `Scope` and `Architecture` normally
+        # remain `NONE` unless the cycle is promoted" (which makes it STANDARD).
+        if name == "Development" and mode == "DOCUMENTATION":
+            return "NONE"
+        if (name in ("Scope", "Architecture") and mode == "EXPEDITED"
+                and _value(st, st.section("Handoff"), "Kind") != "PROMOTE"):
             return "NONE"
     return None
 
@@ -199,6 +227,150 @@ def _initial_value(st, label: str, name: str) -> tuple[Optional[str], str]:
     if name in ("AuditTarget", "BlockedOn"):
         return "NONE", "unsafe"
     return None, ""
+
+
+def _project_mode(project) -> Optional[str]:
+    doc = project.mode_doc
+    if doc is None or doc.header is None or project.conflicts(doc.path):
+        return None
+    found = doc.header.all_fields("ProjectMode")
+    return found[0].value if len(found) == 1 and found[0].value in PROJECT_MODES else None
+
+
+def _steps(route) -> set:
+    return set(zip(route, route[1:]))
+
+
+def _forward_steps(project, st) -> Optional[set]:
+    """The (from, to) steps a normal FORWARD handoff may take in this cycle
+    (Forward Transitions), or None when the route is not known: no single
+    cycle mode, an unknown completion policy, or recovery frames (a corrective
+    rerun may step through either standard route)."""
+    if st.section("Recovery") is None or st.frames:
+        return None
+    mode = _value(st, st.header, "CycleMode")
+    if mode == "DOCUMENTATION":
+        return _steps(ROUTE_DOCUMENTATION)
+    if mode == "EXPEDITED":
+        return _steps(ROUTE_EXPEDITED)
+    if mode != "STANDARD":
+        return None
+    # A greenfield cycle keeps its route after Developer makes the project
+    # BROWNFIELD, so a BROWNFIELD project may be on either standard route.
+    routes = (ROUTE_STANDARD_GREENFIELD,) if _project_mode(project) == "GREENFIELD" else (
+        ROUTE_STANDARD_GREENFIELD, ROUTE_STANDARD_BROWNFIELD)
+    policy = _value(st, st.section("Active Work"), "CompletionPolicy")
+    out: set = set()
+    for route in routes:
+        if policy == "FULL_DELIVERABLE":
+            out |= _steps(route)
+        elif policy == "IMPLEMENTATION_REVIEWED":
+            cut = route[: route.index("REVIEWING_IMPLEMENTATION") + 1] + ("AWAITING_USER_SIGNOFF",)
+            out |= _steps(cut)
+        else:
+            return None
+    return out
+
+
+def _only(values) -> Optional[str]:
+    values = set(values)
+    return values.pop() if len(values) == 1 else None
+
+
+def determined_from(project, st) -> Optional[str]:
+    """The `Handoff.From` that the handoff's kind and `WorkflowState`
+    determine, or None: `INITIAL` comes from `NONE` (Start a cycle),
+    `SIGNOFF` from `AWAITING_USER_SIGNOFF` (Sign off), a `CHECKPOINT` from
+    the other side of the STANDARD Developer/Tester exchange, and a
+    `FORWARD` from the one state before `WorkflowState` on the cycle's route."""
+    kind = _value(st, st.section("Handoff"), "Kind")
+    ws = _value(st, st.header, "WorkflowState")
+    if kind == "INITIAL":
+        return "NONE"
+    if ws not in WORKFLOW_STATES:
+        return None
+    if kind == "SIGNOFF":
+        return "AWAITING_USER_SIGNOFF" if ws == "SIGNED_OFF" else None
+    if kind == "CHECKPOINT":
+        if _value(st, st.header, "CycleMode") != "STANDARD":
+            return None
+        return {"TESTING": "DEVELOPING", "DEVELOPING": "TESTING"}.get(ws)
+    if kind == "FORWARD":
+        steps = _forward_steps(project, st)
+        return _only(a for a, b in steps if b == ws) if steps else None
+    return None
+
+
+def determined_state(project, st) -> Optional[str]:
+    """The `WorkflowState` that the handoff determines, or None: a
+    `CHECKPOINT` hands the STANDARD Developer/Tester exchange to the other
+    side, `SIGNOFF` ends in `SIGNED_OFF`, and a `FORWARD` moves to the one
+    state after `Handoff.From` on the cycle's route."""
+    ho = st.section("Handoff")
+    kind, frm = _value(st, ho, "Kind"), _value(st, ho, "From")
+    if frm not in WORKFLOW_STATES:
+        return None
+    if kind == "SIGNOFF":
+        return "SIGNED_OFF" if frm == "AWAITING_USER_SIGNOFF" else None
+    if kind == "CHECKPOINT":
+        if _value(st, st.header, "CycleMode") != "STANDARD":
+            return None
+        return {"TESTING": "DEVELOPING", "DEVELOPING": "TESTING"}.get(frm)
+    if kind == "FORWARD":
+        steps = _forward_steps(project, st)
+        return _only(b for a, b in steps if a == frm) if steps else None
+    return None
+
+
+def inferred_cycle_mode(st) -> Optional[str]:
+    """The `CycleMode` the rest of STATE.md leaves possible, when exactly one
+    is: `UNSET` in a terminal state (Cycle Modes rule 1) or before any cycle;
+    otherwise the one mode consistent with `CompletionPolicy` (only STANDARD
+    cycles have a policy), `Development` (NONE throughout a documentation
+    cycle), `Scope`/`Architecture` (NONE in an unpromoted expedited cycle),
+    the handoff kind (CHECKPOINT and PROMOTE are STANDARD's) and the mode's
+    route holding `WorkflowState`."""
+    ws = _value(st, st.header, "WorkflowState")
+    if ws not in WORKFLOW_STATES:
+        return None
+    if ws in TERMINAL_STATES:
+        return "UNSET"
+    aw = st.section("Active Work")
+    cid = _value(st, aw, "Id")
+    if cid is None:
+        return None
+    if cid == "UNSET":
+        return "UNSET"
+    left = {"STANDARD", "EXPEDITED", "DOCUMENTATION"}
+    policy = _value(st, aw, "CompletionPolicy")
+    if policy in ("FULL_DELIVERABLE", "IMPLEMENTATION_REVIEWED"):
+        left &= {"STANDARD"}
+    elif policy == "NONE":
+        left -= {"STANDARD"}
+    dev = _value(st, aw, "Development")
+    if dev is not None and dev != "NONE":
+        left.discard("DOCUMENTATION")
+    if any((_value(st, aw, n) or "NONE") != "NONE" for n in ("Scope", "Architecture")):
+        left.discard("EXPEDITED")
+    if _value(st, st.section("Handoff"), "Kind") in ("CHECKPOINT", "PROMOTE"):
+        left &= {"STANDARD"}
+    if ws not in ROUTE_EXPEDITED:
+        left.discard("EXPEDITED")
+    if ws not in ROUTE_DOCUMENTATION:
+        left.discard("DOCUMENTATION")
+    return _only(left)
+
+
+def _handoff_determined(project, st, label: str, name: str) -> Optional[str]:
+    """A missing or empty value that the rest of STATE.md determines (unsafe:
+    which of two disagreeing fields is wrong is not known)."""
+    if label == "Handoff" and name == "From":
+        return determined_from(project, st)
+    if label == "header" and name == "WorkflowState":
+        return determined_state(project, st)
+    if label == "header" and name == "CycleMode":
+        return inferred_cycle_mode(st)
+    return None
 
 
 _POINTER_TYPES = {"Scope": "SCOPE", "Architecture": "ARCHITECTURE", "Development": "DEVELOPMENT"}
@@ -371,16 +543,27 @@ A missing field is inserted only where the protocol fixes its value:
 `CompletionPolicy: NONE` before any cycle or in an expedited or documentation
 cycle, and the paired `PendingCycleRequest: UNSET` /
 `PendingCycleBlockedOn: NONE`, `Recovery`/`Outstanding Obligations` `Active`
-from their entries, `Handoff.FailureType: NONE` for a kind that routes no
-failure, `PromotionReason: NONE` in an expedited (not being promoted) or
-documentation cycle, and an Active Work path naming this cycle's only record
-of its type. In an active cycle, a field that **Start a cycle** initializes
-and that later holds only an occasional value gets that initial value as an
-unsafe fix (the later value may have been lost with the field): a STANDARD
-cycle's `CompletionPolicy` gets `FULL_DELIVERABLE` (not offered when the
-request names `IMPLEMENTATION_REVIEWED`), `PendingVerificationCadence` gets
-`NONE` (not offered when the request names a cadence), and `AuditTarget` and
-`BlockedOn` get `NONE`. Otherwise no fix.
+from their entries, `Handoff.FailureType: NONE` for a kind other than
+`FAILURE` and `USER_REWORK` (only those route a failure), `PromotionReason:
+NONE` in an expedited (not being promoted) or documentation cycle,
+`Development: NONE` in a documentation cycle and `Scope`/`Architecture: NONE`
+in an expedited one ("remains `NONE`"), and an Active Work path naming this
+cycle's only record of its type. In an active cycle, a field that **Start a
+cycle** initializes and that later holds only an occasional value gets that
+initial value as an unsafe fix (the later value may have been lost with the
+field): a STANDARD cycle's `CompletionPolicy` gets `FULL_DELIVERABLE` (not
+offered when the request names `IMPLEMENTATION_REVIEWED`),
+`PendingVerificationCadence` gets `NONE` (not offered when the request names a
+cadence), and `AuditTarget` and `BlockedOn` get `NONE`. Unsafe too, because
+another field may be the wrong one: `Handoff.From` and `WorkflowState` where
+the handoff determines them (`INITIAL` from `NONE`; `SIGNOFF` from
+`AWAITING_USER_SIGNOFF` into `SIGNED_OFF`; a STANDARD `CHECKPOINT` between
+`DEVELOPING` and `TESTING`; a `FORWARD`, without recovery frames, one step of
+the cycle's route, when exactly one step fits), and `CycleMode` where exactly
+one mode fits the rest of STATE.md (`UNSET` when terminal or before any cycle;
+else by `CompletionPolicy`, the Active Work paths a mode keeps `NONE`,
+`CHECKPOINT`/`PROMOTE` handoffs and the mode's route holding `WorkflowState`);
+a `CycleMode` repeated with different values keeps that one. Otherwise no fix.
 """,
     fix="sometimes",
     bad_example="`AuditTarget`: `NONE` `BlockedOn`: `NONE`",
@@ -412,6 +595,8 @@ def state_field_missing(project):
                 applicability = "safe"
                 if value is None:
                     value, applicability = _initial_value(st, label, name)
+                if value is None:
+                    value, applicability = _handoff_determined(project, st, label, name), "unsafe"
                 at = _insert_after_last(st, container, wanted[label], text)
                 if value is not None and at is not None:
                     fix = Fix((Edit(STATE_PATH, at, at, f" `{name}`: `{value}`"),), applicability,
@@ -426,6 +611,8 @@ def state_field_missing(project):
                 if len(values) == 1:
                     edits = tuple(Edit(STATE_PATH, *_remove_field(text, f), "") for f in found[1:])
                     fix = Fix(edits, "safe", f"Remove the repeated `{name}`")
+                else:
+                    fix = _keep_determined(text, found, _handoff_determined(project, st, label, name))
                 shown = ", ".join(f"`{v}`" for v in dict.fromkeys(f.value for f in found))
                 yield report(found[1], f"{q} occurs {len(found)} times ({shown}); it must occur exactly once.",
                              fix=fix)
@@ -437,6 +624,8 @@ def state_field_missing(project):
                     if value is None:
                         value, applicability = _initial_value(st, label, name)
                         safe = applicability == "safe"
+                    if value is None:
+                        value, safe = _handoff_determined(project, st, label, name), False
                     fix = None
                     if value is not None and len(found) == 1:
                         fix = replace(STATE_PATH, f.span, f"`{name}`: `{value}`", safe=safe,
@@ -744,12 +933,16 @@ Markdown list with both required fields in each entry" and "An empty list is
 represented as `NONE`, not an empty string or `[]`. A value that does not match
 this format is invalid workflow state."
 
-**Fix safety.** No fix: "do not infer entries or discard obligations".
+**Fix safety.** Sometimes (safe): `` `BaselineReconciliation`: `NONE` ``
+written more than once loses nothing when the later copies are removed, so
+they are. Anything else has no fix: "do not infer entries or discard
+obligations".
 """,
+    fix="sometimes",
     bad_example="`BaselineReconciliation`: `[]`",
     good_example="`BaselineReconciliation`: `NONE`",
     help="Keep one `BaselineReconciliation`, on its own line: `NONE`, or the label followed by one list entry per source cycle.",
-    no_fix_reason='"do not infer entries or discard obligations".',
+    no_fix_reason='Only a repeated `NONE` is removed; otherwise "do not infer entries or discard obligations".',
 )
 def baseline_format(project):
     st = _state(project)
@@ -758,7 +951,7 @@ def baseline_format(project):
     found = _fields(st, st.section("Active Work"), "BaselineReconciliation")
     if len(found) > 1:
         yield report(found[1], f"BaselineReconciliation occurs {len(found)} times; it must occur once, as `NONE` "
-                               "or a list of `SourceCycle`/`Request` entries.")
+                               "or a list of `SourceCycle`/`Request` entries.", fix=_repeated_none_fix(st, found))
         return
     if not found:
         return
@@ -766,6 +959,34 @@ def baseline_format(project):
     if problem:
         yield report(found[0], f"BaselineReconciliation must be `NONE` or a list of `SourceCycle`/`Request` "
                                f"entries; {problem}.")
+
+
+def _repeated_none_fix(st, found) -> Optional[Fix]:
+    """Safe fix of `BaselineReconciliation`: `NONE` written more than once:
+    remove the later copies (each says the same, so nothing is lost), when
+    the first then stands on its own line.  Copies in the list form, or with
+    other values, get no fix ("do not infer entries or discard obligations")."""
+    if any(f.bare or f.value != "NONE" or not _value_on_label_line(f) for f in found):
+        return None
+    text = st.doc.text
+    edits = []
+    for f in found[1:]:
+        if _own_line(text, f):
+            ls = text.rfind("\n", 0, f.span.start) + 1
+            le = text.find("\n", f.span.end)
+            edits.append((ls, len(text) if le == -1 else le + 1))
+        else:
+            edits.append(_remove_field(text, f))
+    first = found[0]
+    ls = text.rfind("\n", 0, first.span.start) + 1
+    le = text.find("\n", first.span.end)
+    le = len(text) if le == -1 else le
+    rest = "".join(ch for i, ch in enumerate(text[ls:le], ls)
+                   if not (first.span.start <= i < first.span.end) and not any(a <= i < b for a, b in edits))
+    if rest.strip():
+        return None
+    return Fix(tuple(Edit(STATE_PATH, a, b, "") for a, b in edits), "safe",
+               "Remove the repeated `BaselineReconciliation`: `NONE`")
 
 
 def _list_entries(st):
@@ -806,9 +1027,11 @@ neither field nor any other text) records nothing, so an unsafe fix removes
 its line; when every entry is empty, the fix writes
 `` `BaselineReconciliation`: `NONE` `` instead, since "An empty list is
 represented as `NONE`". Both are unsafe because the owner may have meant to
-fill the entry in. An entry with some content gets no fix: the missing ID or
-summary must come from the cancelled cycle's records, and "do not infer
-entries or discard obligations".
+fill the entry in. An entry holding only a `SourceCycle` that another,
+complete entry also holds is a partial copy of that source's entry ("It is
+the unique key"): an unsafe fix removes it. Any other entry with some content
+gets no fix: the missing ID or summary must come from the cancelled cycle's
+records, and "do not infer entries or discard obligations".
 """,
     fix="sometimes",
     bad_example="`BaselineReconciliation`:\n- `SourceCycle`: `change-cache-20260101T000000Z-0a1b2c3d`",
@@ -831,7 +1054,7 @@ def baseline_entry_incomplete(project):
             have = sorted({f.name for f in fields if f.name in ("SourceCycle", "Request")})
             yield report(item, "BaselineReconciliation entry needs exactly one `SourceCycle` and one `Request`"
                                f" (it has {', '.join('`%s`' % h for h in have) or 'neither'}).",
-                         fix=_empty_entry_fix(st, entries, item))
+                         fix=_empty_entry_fix(st, entries, item) or _partial_copy_fix(st, entries, item, fields))
 
 
 def _item_lines(text: str, item: ListItem) -> Optional[tuple[int, int]]:
@@ -870,6 +1093,30 @@ def _empty_entry_fix(st, entries, item: ListItem) -> Optional[Fix]:
     if lines is None:
         return None
     return Fix((Edit(item.path, lines[0], lines[1], ""),), "unsafe", "Remove the empty entry")
+
+
+def _partial_copy_fix(st, entries, item: ListItem, fields) -> Optional[Fix]:
+    """Unsafe fix of an entry that holds only a `SourceCycle` another,
+    complete entry also holds: remove it.  `SourceCycle` "is the unique key",
+    so the complete entry is that source's entry and the partial copy adds
+    nothing to it; unsafe because the owner may have meant another source."""
+    if len(fields) != 1 or fields[0].name != "SourceCycle" or item.codes:
+        return None
+    src = fields[0]
+    if not src.value.strip() or not _value_on_label_line(src):
+        return None
+    text = st.doc.text
+    rest = text[item.span.start:src.span.start] + text[src.span.end:item.span.end]
+    if rest.strip() != item.marker:
+        return None
+    if not any(other is not item and (pair := _complete(of)) is not None and pair[0].value == src.value
+               for other, of in entries):
+        return None
+    lines = _item_lines(text, item)
+    if lines is None:
+        return None
+    return Fix((Edit(item.path, lines[0], lines[1], ""),), "unsafe",
+               f"Remove the partial entry for `{src.value}`; its complete entry stays")
 
 
 def _checked_entries(st):
@@ -1077,26 +1324,44 @@ def handoff_kind_unknown(project):
 "records the source state in `From`", and "Use `NONE` for inapplicable
 fields".
 
-**Fix safety.** No fix: the source state is a fact of the last transition.
+**Fix safety.** Sometimes (unsafe): when the handoff's kind and
+`WorkflowState` determine the source -- `INITIAL` from `NONE`, `SIGNOFF` from
+`AWAITING_USER_SIGNOFF`, a STANDARD `CHECKPOINT` from the other side of the
+Developer/Tester exchange, a `FORWARD` (without recovery frames) from the one
+state before `WorkflowState` on the cycle's route -- `From` is set to it.
+Unsafe: the kind or the state may be the wrong field. Otherwise no fix: the
+source state is a fact of the last transition.
 """,
+    fix="sometimes",
     bad_example="`From`: `REVIEWING FINAL`",
     good_example="`From`: `REVIEWING_FINAL`",
     help="Set `Handoff.From` to the state the last transition left (or `NONE` for INITIAL).",
-    no_fix_reason="The source state is a fact of the last transition.",
+    no_fix_reason="Unless the handoff's kind and route determine it, the source state is a fact of the last transition.",
 )
 def handoff_from_unknown(project):
+    def fix(st, f):
+        if len(_fields(st, st.section("Handoff"), "From")) != 1:
+            return None
+        want = determined_from(project, st)
+        if want is None:
+            return None
+        return replace(STATE_PATH, f.value_span, want, safe=False,
+                       description=f"Set Handoff.From to `{want}`, the state the handoff's route determines")
+
     yield from _handoff_value_not_in(project, "From", ("NONE",) + WORKFLOW_STATES,
-                                     "Handoff.From `{value}` is not a workflow state (or NONE).")
+                                     "Handoff.From `{value}` is not a workflow state (or NONE).", fix)
 
 
-def _handoff_value_not_in(project, name: str, allowed, message: str):
-    """A finding at each `Handoff.<name>` value outside `allowed`."""
+def _handoff_value_not_in(project, name: str, allowed, message: str, fix=None):
+    """A finding at each `Handoff.<name>` value outside `allowed`;
+    ``fix(st, field)`` makes its fix."""
     st = _state(project)
     if st is None:
         return
     for f in _handoff_values(st, name):
         if f.value not in allowed:
-            yield report((STATE_PATH, f.value_span), message.format(value=f.value))
+            yield report((STATE_PATH, f.value_span), message.format(value=f.value),
+                         fix(st, f) if fix is not None else None)
 
 
 @rule(
@@ -1142,7 +1407,9 @@ transition ambiguous; every rule that routes by the handoff reads the first
 one, as the framework's checker does.
 
 **Fix safety.** Safe when the copies hold the same value (the repeat is
-removed); otherwise no fix.
+removed). For `From` copies that differ, when the handoff's kind and
+`WorkflowState` determine the source (as for SL221) and one copy holds it,
+the other copies are removed (unsafe). Otherwise no fix.
 """,
     fix="sometimes",
     beyond_checker=True,
@@ -1165,6 +1432,8 @@ def handoff_field_repeated(project):
         if len({f.value for f in found}) == 1:
             fix = Fix(tuple(Edit(STATE_PATH, *_remove_field(text, f), "") for f in found[1:]), "safe",
                       f"Remove the repeated `{name}`")
+        elif name == "From":
+            fix = _keep_determined(text, found, determined_from(project, st))
         shown = ", ".join(f"`{v}`" for v in dict.fromkeys(f.value for f in found))
         yield report(found[1], f"Handoff.{name} occurs {len(found)} times ({shown}); it must occur once.", fix=fix)
 
