@@ -213,12 +213,16 @@ of the active cycle's fixed paths whose block names a different cycle.
 **Why.** {_COLLISION_WHY} A different cycle "must never overwrite, repurpose,
 or adopt it".
 
-**Fix safety.** No fix: the other cycle's record must be preserved.
+**Fix safety.** No fix: the other cycle's record must be preserved. This
+holds also when the block's `Cycle` looks like a miscopy of this cycle's ID
+(letter case, a character dropped): the protocol calls a "different-cycle ...
+file at a fixed path" a collision, to be reported "without overwriting,
+relabeling, or adopting it"; the user decides what the file is.
 """,
     bad_example="<!-- STANDARDS\nArtifact: VERIFICATION\nCycle: old-cycle-20260101T000000Z-00000000\n-->",
     good_example="<!-- STANDARDS\nArtifact: VERIFICATION\nCycle: <Active Work.Id>\n-->",
     help="Leave the other cycle's record unchanged and ask the user how to resolve the collision.",
-    no_fix_reason="The other cycle's record must be preserved.",
+    no_fix_reason="A different-cycle file at a fixed path is a collision: it is preserved, never relabeled, even when its Cycle looks like a miscopy of this cycle's ID.",
 )
 def fixed_path_other_cycle(project):
     yield from _emit(project, "SL631")

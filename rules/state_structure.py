@@ -142,6 +142,21 @@ def _keep_determined(text: str, found: list, value: Optional[str]) -> Optional[F
     return Fix(edits, "unsafe", f"Keep `{keep.name}`: `{value}` and remove the other copies")
 
 
+def _only_allowed(st, label: str, name: str, values) -> Optional[str]:
+    """Of the values of a repeated `CompletionPolicy`, the one the cycle's
+    mode allows, when exactly one is: a STANDARD cycle has
+    `FULL_DELIVERABLE` or `IMPLEMENTATION_REVIEWED`, an expedited or
+    documentation cycle `NONE` (Completion Policies)."""
+    if (label, name) != ("Active Work", "CompletionPolicy"):
+        return None
+    mode = _value(st, st.header, "CycleMode")
+    allowed = {"STANDARD": ("FULL_DELIVERABLE", "IMPLEMENTATION_REVIEWED"),
+               "EXPEDITED": ("NONE",), "DOCUMENTATION": ("NONE",)}.get(mode or "")
+    if allowed is None:
+        return None
+    return _only(v for v in values if v in allowed)
+
+
 def _is_inactive(st) -> bool:
     """No cycle is active: none started yet, or the last one ended."""
     ws = _value(st, st.header, "WorkflowState")
@@ -167,6 +182,13 @@ def _determined_value(st, label: str, name: str) -> Optional[str]:
         # a reason; documentation cycles keep it NONE.
         if mode in ("EXPEDITED", "DOCUMENTATION") and _value(st, st.section("Handoff"), "Kind") != "PROMOTE":
             return "NONE"
+    if label == "header" and name == "PendingCycleMode":
+        # Only "While no cycle is active, or before the initialized first
+        # cycle has received its request" may a preference be set; starting a
+        # cycle makes it UNSET (Start a cycle).
+        ws = _value(st, header, "WorkflowState")
+        if ws in WORKFLOW_STATES and not _is_inactive(st) and _value(st, aw, "Id") not in (None, "NONE"):
+            return "UNSET"
     if label == "header" and name == "PendingCycleRequest":
         # Paired: the request is UNSET exactly when the blocker is NONE.
         if _value(st, header, "PendingCycleBlockedOn") == "NONE":
@@ -322,6 +344,39 @@ def determined_state(project, st) -> Optional[str]:
     return None
 
 
+def _start_state(project, st) -> Optional[str]:
+    """The state a cycle starts in (Start a cycle), for a handoff that still
+    records the start: `INITIAL`, or `NEW_CYCLE` from `SIGNED_OFF`.
+    `AUDITING` while reconciliation is unresolved or in a documentation cycle;
+    otherwise `DEVELOPING` for an expedited cycle, and the standard entry state
+    for the project mode (`SCOPING` for GREENFIELD, `AUDITING` for BROWNFIELD).
+    (After `CANCELLED` the cancelled changes may be retained: not known.)"""
+    ho = st.section("Handoff")
+    kind, frm = _value(st, ho, "Kind"), _value(st, ho, "From")
+    if not (kind == "INITIAL" or (kind == "NEW_CYCLE" and frm == "SIGNED_OFF")):
+        return None
+    aw = st.section("Active Work")
+    cid = _value(st, aw, "Id")
+    if cid == "UNSET" and kind == "INITIAL":
+        # Installation: "`SCOPING` for `GREENFIELD`, `AUDITING` for `BROWNFIELD`".
+        return {"GREENFIELD": "SCOPING", "BROWNFIELD": "AUDITING"}.get(_project_mode(project) or "")
+    if cid in (None, "UNSET", "NONE"):
+        return None
+    base = _fields(st, aw, "BaselineReconciliation")
+    if len(base) != 1:
+        return None
+    mode = _value(st, st.header, "CycleMode")
+    if mode == "DOCUMENTATION" or (base[0].bare and base[0].value == ""):
+        return "AUDITING" if mode in CYCLE_MODES and mode != "UNSET" else None
+    if base[0].value != "NONE":
+        return None
+    if mode == "EXPEDITED":
+        return "DEVELOPING"
+    if mode == "STANDARD":
+        return {"GREENFIELD": "SCOPING", "BROWNFIELD": "AUDITING"}.get(_project_mode(project) or "")
+    return None
+
+
 def inferred_cycle_mode(st) -> Optional[str]:
     """The `CycleMode` the rest of STATE.md leaves possible, when exactly one
     is: `UNSET` in a terminal state (Cycle Modes rule 1) or before any cycle;
@@ -367,7 +422,7 @@ def _handoff_determined(project, st, label: str, name: str) -> Optional[str]:
     if label == "Handoff" and name == "From":
         return determined_from(project, st)
     if label == "header" and name == "WorkflowState":
-        return determined_state(project, st)
+        return determined_state(project, st) or _start_state(project, st)
     if label == "header" and name == "CycleMode":
         return inferred_cycle_mode(st)
     return None
@@ -559,11 +614,13 @@ another field may be the wrong one: `Handoff.From` and `WorkflowState` where
 the handoff determines them (`INITIAL` from `NONE`; `SIGNOFF` from
 `AWAITING_USER_SIGNOFF` into `SIGNED_OFF`; a STANDARD `CHECKPOINT` between
 `DEVELOPING` and `TESTING`; a `FORWARD`, without recovery frames, one step of
-the cycle's route, when exactly one step fits), and `CycleMode` where exactly
+the cycle's route, when exactly one step fits; a handoff still recording the
+start of the cycle, the state **Start a cycle** enters), and `CycleMode` where exactly
 one mode fits the rest of STATE.md (`UNSET` when terminal or before any cycle;
 else by `CompletionPolicy`, the Active Work paths a mode keeps `NONE`,
 `CHECKPOINT`/`PROMOTE` handoffs and the mode's route holding `WorkflowState`);
-a `CycleMode` repeated with different values keeps that one. Otherwise no fix.
+a field repeated with different values keeps the copy holding the value the
+protocol or the rest of STATE.md determines (unsafe). Otherwise no fix.
 """,
     fix="sometimes",
     bad_example="`AuditTarget`: `NONE` `BlockedOn`: `NONE`",
@@ -598,8 +655,14 @@ def state_field_missing(project):
                 if value is None:
                     value, applicability = _handoff_determined(project, st, label, name), "unsafe"
                 at = _insert_after_last(st, container, wanted[label], text)
+                insert = f" `{name}`: `{value}`"
+                if at is None and container.heading is not None and not container.fields:
+                    # A section left with no field: the field goes under its heading.
+                    at = container.heading.span.end
+                    nl = "\r\n" if "\r\n" in text else "\n"
+                    insert = f"{nl}{nl}`{name}`: `{value}`"
                 if value is not None and at is not None:
-                    fix = Fix((Edit(STATE_PATH, at, at, f" `{name}`: `{value}`"),), applicability,
+                    fix = Fix((Edit(STATE_PATH, at, at, insert),), applicability,
                               f"Insert `{name}`: `{value}`")
                 where_text = "the STATE.md header" if label == "header" else f"`## {label}`"
                 yield report(_where(st, container), f"{q} is missing from {where_text}; it must occur exactly once.",
@@ -612,7 +675,9 @@ def state_field_missing(project):
                     edits = tuple(Edit(STATE_PATH, *_remove_field(text, f), "") for f in found[1:])
                     fix = Fix(edits, "safe", f"Remove the repeated `{name}`")
                 else:
-                    fix = _keep_determined(text, found, _handoff_determined(project, st, label, name))
+                    fix = _keep_determined(text, found, _determined_value(st, label, name)
+                                           or _handoff_determined(project, st, label, name)
+                                           or _only_allowed(st, label, name, values))
                 shown = ", ".join(f"`{v}`" for v in dict.fromkeys(f.value for f in found))
                 yield report(found[1], f"{q} occurs {len(found)} times ({shown}); it must occur exactly once.",
                              fix=fix)
@@ -657,7 +722,7 @@ values; Workflow States lists the states; Workflow State Reference:
 `INCREMENTAL`, or `AFTER_IMPLEMENTATION` ... a missing, invalid, or repeated
 value is an inconsistency."
 
-**Fix safety.** Sometimes: the template's angle brackets around a valid value are dropped (safe); a value differing only in letter case, spaces or hyphens from exactly one allowed value, or one typo away from exactly one, is respelt (unsafe: a state change the user confirms). Otherwise no fix.
+**Fix safety.** Sometimes: the template's angle brackets around a valid value are dropped (safe); a value differing only in letter case, spaces or hyphens from exactly one allowed value, or one typo away from exactly one, is respelt (unsafe: a state change the user confirms). Any other value is replaced (unsafe) by the value the rest of STATE.md determines, where SL202 would insert one for the missing field: `Active` from the frames or obligations, `CompletionPolicy: NONE` outside a standard cycle, `PendingVerificationCadence: NONE` in a documentation or inactive cycle, `WorkflowState` from the handoff's route and `CycleMode` from the fields a mode fixes. Otherwise no fix.
 """,
     bad_example="`WorkflowState`: `REVIEWING IMPLEMENTATION`",
     good_example="`WorkflowState`: `REVIEWING_IMPLEMENTATION`",
@@ -681,7 +746,18 @@ def state_field_invalid(project):
             q = _qualified(label, name)
             yield report((STATE_PATH, f.value_span),
                          f"{q} is `{f.value}`, which is not one of {', '.join(allowed)}.",
-                         meant_value(STATE_PATH, f, allowed))
+                         meant_value(STATE_PATH, f, allowed) or _invalid_value_fix(project, st, label, name, f))
+
+
+def _invalid_value_fix(project, st, label: str, name: str, f: Field) -> Optional[Fix]:
+    """Unsafe fix of an enumerated value that is no misspelling: the value
+    the rest of STATE.md determines for the field (as for a missing one),
+    when there is one; the invalid value may have meant something else."""
+    value = _determined_value(st, label, name) or _handoff_determined(project, st, label, name)
+    if value is None:
+        return None
+    return replace(STATE_PATH, f.value_span, value, safe=False,
+                   description=f"Set {_qualified(label, name)} to `{value}`, the value the rest of STATE.md determines")
 
 
 def meant_value(path: str, f: Field, allowed) -> Optional[Fix]:
@@ -866,6 +942,20 @@ def _value_on_label_line(f: Field) -> bool:
     return f.bare or f.value_span.line == f.name_span.line
 
 
+def _join_value(text: str, f: Field) -> Optional[Fix]:
+    """Safe fix of a value re-wrapped onto the next line: put it back on the
+    label's line, after one space (nothing but the line break changes)."""
+    colon = text.find(":", f.name_span.end, f.value_span.start)
+    if colon == -1:
+        return None
+    tick = colon + 1
+    while tick < f.value_span.start and text[tick] in " \t\r\n":
+        tick += 1
+    if tick >= f.value_span.start or text[tick] != "`" or "\n" not in text[colon + 1:tick]:
+        return None
+    return Fix((Edit(STATE_PATH, colon + 1, tick, " "),), "safe", f"Put `{f.name}`'s value on its label's line")
+
+
 def _format_problem(st, f: Field) -> Optional[str]:
     text = st.doc.text
     if not f.bare:
@@ -935,7 +1025,8 @@ this format is invalid workflow state."
 
 **Fix safety.** Sometimes (safe): `` `BaselineReconciliation`: `NONE` ``
 written more than once loses nothing when the later copies are removed, so
-they are. Anything else has no fix: "do not infer entries or discard
+they are; a `NONE` re-wrapped onto the next line is put back on the label's
+line. Anything else has no fix: "do not infer entries or discard
 obligations".
 """,
     fix="sometimes",
@@ -957,8 +1048,12 @@ def baseline_format(project):
         return
     problem = _format_problem(st, found[0])
     if problem:
-        yield report(found[0], f"BaselineReconciliation must be `NONE` or a list of `SourceCycle`/`Request` "
-                               f"entries; {problem}.")
+        f = found[0]
+        fix = None
+        if not f.bare and not _value_on_label_line(f) and f.value == "NONE":
+            fix = _join_value(st.doc.text, f)
+        yield report(f, f"BaselineReconciliation must be `NONE` or a list of `SourceCycle`/`Request` "
+                        f"entries; {problem}.", fix=fix)
 
 
 def _repeated_none_fix(st, found) -> Optional[Fix]:
@@ -1022,7 +1117,8 @@ nonempty Markdown list with both required fields in each entry" and
 "`SourceCycle` is the cancelled source's exact cycle `Id` ... `Request` is
 that source's brief persisted request summary."
 
-**Fix safety.** Sometimes. An empty entry (a bare list marker, with
+**Fix safety.** Sometimes. A value re-wrapped onto the next line is put back
+on its label's line (safe: only the line break changes). An empty entry (a bare list marker, with
 neither field nor any other text) records nothing, so an unsafe fix removes
 its line; when every entry is empty, the fix writes
 `` `BaselineReconciliation`: `NONE` `` instead, since "An empty list is
@@ -1049,7 +1145,8 @@ def baseline_entry_incomplete(project):
             wrapped = [f for f in fields if f.name in ("SourceCycle", "Request") and not _value_on_label_line(f)]
             if wrapped:
                 yield report(wrapped[0], f"BaselineReconciliation entry needs `{wrapped[0].name}` with its value on the "
-                                         "same line (`` `Name`: `value` ``); here the value is on the next line.")
+                                         "same line (`` `Name`: `value` ``); here the value is on the next line.",
+                             fix=_join_value(st.doc.text, wrapped[0]))
                 continue
             have = sorted({f.name for f in fields if f.name in ("SourceCycle", "Request")})
             yield report(item, "BaselineReconciliation entry needs exactly one `SourceCycle` and one `Request`"
@@ -1299,16 +1396,21 @@ def _handoff_values(st, name: str):
 one of `INITIAL`, `FORWARD`, `CHECKPOINT`, `FAILURE`, `RESUME`, `PROMOTE`,
 `USER_REWORK`, `NEW_CYCLE`, `SIGNOFF`, `CANCEL`, or `COMPLETION_CHANGE`."
 
-**Fix safety.** No fix: the kind records which transition happened.
+**Fix safety.** Sometimes: a value that is one kind misspelt (letter case,
+spaces or hyphens for underscores, one typo) is respelt (unsafe: the user
+confirms the transition). Otherwise no fix: the kind records which transition
+happened.
 """,
+    fix="sometimes",
     bad_example="`Kind`: `NEW CYCLE`",
     good_example="`Kind`: `NEW_CYCLE`",
     help="Set `Handoff.Kind` to the kind of the last transition (INITIAL, NEW_CYCLE, FORWARD, FAILURE, USER_REWORK, RESUME, CHECKPOINT, PROMOTE or COMPLETION_CHANGE).",
-    no_fix_reason="The kind records which transition happened.",
+    no_fix_reason="Unless the value is one kind misspelt, the kind records which transition happened.",
 )
 def handoff_kind_unknown(project):
     yield from _handoff_value_not_in(project, "Kind", HANDOFF_KINDS, "Handoff.Kind `{value}` is not a handoff kind; "
-                                     f"use one of {', '.join(HANDOFF_KINDS)}.")
+                                     f"use one of {', '.join(HANDOFF_KINDS)}.",
+                                     lambda st, f: meant_value(STATE_PATH, f, HANDOFF_KINDS))
 
 
 @rule(
@@ -1329,8 +1431,9 @@ fields".
 `AWAITING_USER_SIGNOFF`, a STANDARD `CHECKPOINT` from the other side of the
 Developer/Tester exchange, a `FORWARD` (without recovery frames) from the one
 state before `WorkflowState` on the cycle's route -- `From` is set to it.
-Unsafe: the kind or the state may be the wrong field. Otherwise no fix: the
-source state is a fact of the last transition.
+Unsafe: the kind or the state may be the wrong field. Otherwise a value that
+is one state misspelt is respelt (unsafe). Otherwise no fix: the source state
+is a fact of the last transition.
 """,
     fix="sometimes",
     bad_example="`From`: `REVIEWING FINAL`",
@@ -1344,7 +1447,7 @@ def handoff_from_unknown(project):
             return None
         want = determined_from(project, st)
         if want is None:
-            return None
+            return meant_value(STATE_PATH, f, ("NONE",) + WORKFLOW_STATES)
         return replace(STATE_PATH, f.value_span, want, safe=False,
                        description=f"Set Handoff.From to `{want}`, the state the handoff's route determines")
 
@@ -1378,16 +1481,29 @@ types (`SCOPING`, `ARCHITECTURE`, `PROJECT_CONTEXT`, `IMPLEMENTATION`,
 **Why.** PROTOCOL.md, Failure Types lists the types; Workflow State Reference:
 "Use `NONE` for inapplicable fields."
 
-**Fix safety.** No fix: the type decides who owns the correction.
+**Fix safety.** Sometimes (unsafe): a handoff kind other than `FAILURE` and
+`USER_REWORK` routes no failure, so its `FailureType` is set to `NONE`; for
+those two, a value that is one type misspelt is respelt. Unsafe: the kind may
+be the wrong field. Otherwise no fix: the type decides who owns the
+correction.
 """,
+    fix="sometimes",
     bad_example="`FailureType`: `TODO`",
     good_example="`FailureType`: `NONE`",
     help="Set `Handoff.FailureType` to the failure type being routed, or `NONE`.",
-    no_fix_reason="The type decides who owns the correction.",
+    no_fix_reason="Unless the handoff kind routes no failure or the value is one type misspelt, the type decides who owns the correction.",
 )
 def handoff_failure_type_unknown(project):
+    def fix(st, f):
+        kind = _value(st, st.section("Handoff"), "Kind")
+        if len(_fields(st, st.section("Handoff"), "FailureType")) == 1 and _determined_value(
+                st, "Handoff", "FailureType") == "NONE" and kind is not None:
+            return replace(STATE_PATH, f.value_span, "NONE", safe=False,
+                           description=f"Set Handoff.FailureType to `NONE`: a {kind} handoff routes no failure")
+        return meant_value(STATE_PATH, f, ("NONE",) + FAILURE_TYPES)
+
     yield from _handoff_value_not_in(project, "FailureType", ("NONE",) + FAILURE_TYPES,
-                                     "Handoff.FailureType `{value}` is not a failure type (or NONE).")
+                                     "Handoff.FailureType `{value}` is not a failure type (or NONE).", fix)
 
 
 @rule(

@@ -15,7 +15,8 @@ case's tree is written to a temporary folder and fixed in-process with
   before (REVEALING: a STATE.md section heading `## recovery` -> `## Recovery`,
   an enumerated value `<false>` -> `false`, an Active Work path now naming
   this cycle's record, a record moved to its fixed path, an `Active Work.Id`
-  respelt to the ID its records name): what the rules then
+  respelt to the ID its records name, a BaselineReconciliation list whose
+  last incomplete entry is removed): what the rules then
   find in the newly read part is a first report, not the fix's doing.  Those
   are counted as "revealed", except a finding of the revealing fix's own code
   when no other revealing fix applied, which is always a bug;
@@ -48,7 +49,13 @@ CHUNK = 150
 # really applies (a checkpoint's, say) is checked for the first time.
 # SL260: an Active Work.Id respelt to the ID its records name makes those
 # records this cycle's, so their content is checked for the first time.
-REVEALING = frozenset({"SL120", "SL121", "SL201", "SL202", "SL203", "SL223", "SL260", "SL501", "SL502",
+# SL212: the BaselineReconciliation rules check the sources (SL213-SL215, and
+# the cycle-mode rules the list) only when every entry is complete, as the
+# checker does; removing an empty entry or a partial copy of a complete one
+# makes the list readable, so its sources are checked for the first time.
+# SL220: a handoff kind respelt (`RESUMES` -> `RESUME`), like SL203's
+# enumerated values: the rules that route by the kind read it for the first time.
+REVEALING = frozenset({"SL120", "SL121", "SL201", "SL202", "SL203", "SL212", "SL220", "SL223", "SL260", "SL501", "SL502",
                        "SL635", "SL640", "SL641", "SL642", "SL643", "SL644"})
 # A DOCUMENTATION rule and its general twin quote the same protocol sentence
 # for different cycle modes: a fix that changes the mode moves the finding

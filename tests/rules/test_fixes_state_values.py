@@ -190,3 +190,149 @@ def test_missing_development_of_a_documentation_cycle_is_none_safely(tmp_path):
 
 def test_missing_development_of_a_standard_cycle_has_no_fix(tmp_path):
     assert one(tree(tmp_path, ACTIVE.replace(" `Development`: `NONE`", "")), "SL202").fix is None
+
+
+# -- a field missing from a section left without fields -------------------------------
+
+
+def test_recovery_active_goes_under_the_heading_of_an_empty_section(tmp_path):
+    root = tree(tmp_path, ACTIVE.replace("## Recovery\n\n`Active`: `false`\n", "## Recovery\n"))
+    f = one(root, "SL202")
+    assert f.fix is not None and f.fix.applicability == "safe"
+    fix_project(str(root), use_git=False, unsafe=False)
+    assert read(root, STATE) == ACTIVE
+    assert findings(root, "SL202") == []
+
+
+def test_pending_cycle_mode_of_an_active_cycle_is_unset(tmp_path):
+    root = tree(tmp_path, ACTIVE.replace(" `PendingCycleMode`: `UNSET`", ""))
+    f = one(root, "SL202")
+    assert f.fix is not None and f.fix.applicability == "safe"
+    fix_project(str(root), use_git=False, unsafe=False)
+    assert "`PendingCycleMode`: `UNSET`" in read(root, STATE)
+    assert findings(root, "SL202") == []
+
+
+def test_pending_cycle_mode_with_no_active_cycle_has_no_fix(tmp_path):
+    from .conftest import CLEAN_STATE
+
+    assert one(tree(tmp_path, CLEAN_STATE.replace(" `PendingCycleMode`: `UNSET`", "")), "SL202").fix is None
+
+
+# -- SL203: an invalid enumerated value gets the determined one -----------------------
+
+
+def test_sl203_invalid_recovery_active_follows_the_frames(tmp_path):
+    root = tree(tmp_path, ACTIVE.replace("## Recovery\n\n`Active`: `false`", "## Recovery\n\n`Active`: `TODO`"))
+    f = one(root, "SL203")
+    assert f.fix is not None and f.fix.applicability == "unsafe"
+    fix_all(root)
+    assert read(root, STATE) == ACTIVE
+
+
+def test_sl203_invalid_cycle_mode_gets_the_one_that_fits(tmp_path):
+    root = tree(tmp_path, ACTIVE.replace("`CycleMode`: `STANDARD`", "`CycleMode`: `TODO`"))
+    f = one(root, "SL203")
+    assert f.fix is not None and f.fix.edits[0].replacement == "STANDARD"
+
+
+def test_sl203_no_fix_when_nothing_determines_the_value(tmp_path):
+    st = ACTIVE.replace("`PendingVerificationCadence`: `NONE`", "`PendingVerificationCadence`: `TODO`")
+    assert one(tree(tmp_path, st), "SL203").fix is None
+
+
+# -- SL220-SL222: handoff values ------------------------------------------------------
+
+
+def test_sl220_misspelt_kind_is_respelt(tmp_path):
+    f = one(tree(tmp_path, ACTIVE.replace("`Kind`: `FORWARD`", "`Kind`: `forward`")), "SL220")
+    assert f.fix is not None and f.fix.applicability == "unsafe" and f.fix.edits[0].replacement == "FORWARD"
+
+
+def test_sl220_no_fix_for_a_value_that_is_no_kind(tmp_path):
+    assert one(tree(tmp_path, ACTIVE.replace("`Kind`: `FORWARD`", "`Kind`: `TODO`")), "SL220").fix is None
+
+
+def test_sl222_failure_type_of_a_forward_handoff_is_none(tmp_path):
+    root = tree(tmp_path, ACTIVE.replace("`FailureType`: `NONE`", "`FailureType`: `TODO`"))
+    f = one(root, "SL222")
+    assert f.fix is not None and f.fix.applicability == "unsafe"
+    fix_all(root)
+    assert read(root, STATE) == ACTIVE
+    assert findings(root, "SL222") == []
+
+
+def test_sl222_failure_type_of_a_failure_is_only_respelt(tmp_path):
+    st = ACTIVE.replace("`Kind`: `FORWARD`", "`Kind`: `FAILURE`")
+    f = one(tree(tmp_path, st.replace("`FailureType`: `NONE`", "`FailureType`: `scoping`")), "SL222")
+    assert f.fix is not None and f.fix.edits[0].replacement == "SCOPING"
+    assert one(tree(tmp_path, st.replace("`FailureType`: `NONE`", "`FailureType`: `TODO`")), "SL222").fix is None
+
+
+# -- SL211/SL212: a value re-wrapped onto the next line ---------------------------------
+
+
+def test_sl211_none_on_the_next_line_is_joined_safely(tmp_path):
+    st = ACTIVE.replace("`BaselineReconciliation`: `NONE`", "`BaselineReconciliation`:\n`NONE`")
+    root = tree(tmp_path, st)
+    f = one(root, "SL211")
+    assert f.fix is not None and f.fix.applicability == "safe"
+    fix_project(str(root), use_git=False, unsafe=False)
+    assert read(root, STATE) == ACTIVE
+    assert findings(root, "SL211") == []
+
+
+def test_sl212_entry_value_on_the_next_line_is_joined_safely(tmp_path):
+    source = "change-cache-20260101T000000Z-0a1b2c3d"
+    entry = f"`BaselineReconciliation`:\n\n- `SourceCycle`: `{source}`\n  `Request`: `Change the cache.`"
+    good = ACTIVE.replace("`BaselineReconciliation`: `NONE`", entry)
+    st = good.replace(f"`SourceCycle`: `{source}`", f"`SourceCycle`:\n  `{source}`")
+    root = tree(tmp_path, st)
+    f = one(root, "SL212")
+    assert f.fix is not None and f.fix.applicability == "safe"
+    fix_project(str(root), use_git=False, unsafe=False)
+    assert read(root, STATE) == good
+    assert findings(root, "SL212") == []
+
+
+# -- the start of a cycle; a repeated policy --------------------------------------------
+
+
+def test_empty_workflow_state_of_a_just_started_cycle_is_its_start_state(tmp_path):
+    started = ACTIVE.replace("`Kind`: `FORWARD` `From`: `SCOPING`", "`Kind`: `INITIAL` `From`: `NONE`")
+    expedited = started.replace("`CycleMode`: `STANDARD`", "`CycleMode`: `EXPEDITED`").replace(
+        "`CompletionPolicy`: `FULL_DELIVERABLE`", "`CompletionPolicy`: `NONE`")
+    for st, want in ((started, "AUDITING"), (expedited, "DEVELOPING")):  # the project is BROWNFIELD
+        f = one(tree(tmp_path, st.replace("`WorkflowState`: `ARCHITECTING`", "`WorkflowState`: ``")), "SL202")
+        assert f.fix is not None and f.fix.edits[0].replacement == f"`WorkflowState`: `{want}`", want
+    f = one(tree(tmp_path, started.replace("`WorkflowState`: `ARCHITECTING`", "`WorkflowState`: ``"),
+                 mode=GREENFIELD_MODE), "SL202")
+    assert f.fix.edits[0].replacement == "`WorkflowState`: `SCOPING`"
+
+
+def test_no_start_state_after_a_cancelled_cycle(tmp_path):
+    # The cancelled cycle's changes may be retained, which starts in AUDITING.
+    st = ACTIVE.replace("`Kind`: `FORWARD` `From`: `SCOPING`", "`Kind`: `NEW_CYCLE` `From`: `CANCELLED`").replace(
+        "`CycleMode`: `STANDARD`", "`CycleMode`: `EXPEDITED`").replace(
+        "`CompletionPolicy`: `FULL_DELIVERABLE`", "`CompletionPolicy`: `NONE`")
+    assert one(tree(tmp_path, st.replace("`WorkflowState`: `ARCHITECTING`", "`WorkflowState`: ``")),
+               "SL202").fix is None
+
+
+def test_repeated_completion_policy_keeps_the_one_the_mode_allows(tmp_path):
+    st = ACTIVE.replace("`CompletionPolicy`: `FULL_DELIVERABLE`",
+                        "`CompletionPolicy`: `NONE` `CompletionPolicy`: `FULL_DELIVERABLE`")
+    root = tree(tmp_path, st)
+    f = one(root, "SL202")
+    assert f.fix is not None and f.fix.applicability == "unsafe"
+    fix_all(root)
+    assert read(root, STATE) == ACTIVE
+
+
+def test_repeated_recovery_active_keeps_the_one_the_frames_give(tmp_path):
+    st = ACTIVE.replace("## Recovery\n\n`Active`: `false`", "## Recovery\n\n`Active`: `true` `Active`: `false`")
+    root = tree(tmp_path, st)
+    f = one(root, "SL202")
+    assert f.fix is not None
+    fix_all(root)
+    assert read(root, STATE) == ACTIVE
