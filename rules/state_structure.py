@@ -1118,8 +1118,8 @@ nonempty Markdown list with both required fields in each entry" and
 that source's brief persisted request summary."
 
 **Fix safety.** Sometimes. A value re-wrapped onto the next line is put back
-on its label's line (safe: only the line break changes). An empty entry (a bare list marker, with
-neither field nor any other text) records nothing, so an unsafe fix removes
+on its label's line (safe: only the line break changes). An empty entry (a
+bare list marker, with neither field nor any other text) records nothing, so an unsafe fix removes
 its line; when every entry is empty, the fix writes
 `` `BaselineReconciliation`: `NONE` `` instead, since "An empty list is
 represented as `NONE`". Both are unsafe because the owner may have meant to
