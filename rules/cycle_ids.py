@@ -151,6 +151,28 @@ def _recorded_id(project, value: str) -> Optional[str]:
     return want
 
 
+def path_id(project) -> Optional[str]:
+    """For a missing or empty `Active Work.Id`: the one generated cycle ID
+    the Active Work paths are named after (Start a cycle sets them `NONE`;
+    the roles of the cycle write the paths `artifact init` made from its
+    ID), unless that ID is a `BaselineReconciliation` source or the cycle the
+    last commit finished; None otherwise."""
+    st = project.state
+    if st is None:
+        return None
+    found = _path_ids(st)
+    if len(found) != 1:
+        return None
+    want = found.pop()
+    items = st.active_work.items if st.active_work is not None else []
+    if any(s.name == "SourceCycle" and s.value == want for item in items for s in item.fields):
+        return None
+    head = project.head_state
+    if head is not None and head.workflow_state in TERMINAL_STATES and head.aw("Id") == want:
+        return None
+    return want
+
+
 def respelt_id(project) -> Optional[tuple[str, Fix]]:
     """(the ID, the fix) when `Active Work.Id` is not in the generated form
     and miscopies exactly one cycle ID the project has written down: the fix

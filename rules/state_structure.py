@@ -425,6 +425,10 @@ def _handoff_determined(project, st, label: str, name: str) -> Optional[str]:
         return determined_state(project, st) or _start_state(project, st)
     if label == "header" and name == "CycleMode":
         return inferred_cycle_mode(st)
+    if label == "Active Work" and name == "Id" and _value(st, st.header, "WorkflowState") not in TERMINAL_STATES:
+        from standards_lint.rules.cycle_ids import path_id
+
+        return path_id(project)
     return None
 
 
@@ -620,7 +624,10 @@ one mode fits the rest of STATE.md (`UNSET` when terminal or before any cycle;
 else by `CompletionPolicy`, the Active Work paths a mode keeps `NONE`,
 `CHECKPOINT`/`PROMOTE` handoffs and the mode's route holding `WorkflowState`);
 a field repeated with different values keeps the copy holding the value the
-protocol or the rest of STATE.md determines (unsafe). Otherwise no fix.
+protocol or the rest of STATE.md determines (unsafe). A missing or empty `Id`
+of an active cycle gets the one cycle ID the Active Work paths are named after
+(`.standards/docs/scope/<ID>.md`; unsafe), unless it is a baseline source or
+the cycle the last commit finished. Otherwise no fix.
 """,
     fix="sometimes",
     bad_example="`AuditTarget`: `NONE` `BlockedOn`: `NONE`",

@@ -336,3 +336,27 @@ def test_repeated_recovery_active_keeps_the_one_the_frames_give(tmp_path):
     assert f.fix is not None
     fix_all(root)
     assert read(root, STATE) == ACTIVE
+
+
+# -- Active Work.Id from the paths named after it -----------------------------------------
+
+
+def test_missing_id_is_the_one_the_active_work_paths_are_named_after(tmp_path):
+    from .test_state_structure import ID
+
+    scope = f".standards/docs/scope/{ID}.md"
+    good = ACTIVE.replace("`Scope`: `NONE`", f"`Scope`: `{scope}`")
+    files = {scope: f"<!-- STANDARDS\nArtifact: SCOPE\nCycle: {ID}\n-->\n\n# Scope\n\n- `AC-001`: Search works.\n"}
+    root = tree(tmp_path, good.replace(f" `Id`: `{ID}`", ""), files=files)
+    f = one(root, "SL202")
+    assert f.fix is not None and f.fix.applicability == "unsafe"
+    assert f.fix.edits[0].replacement == f" `Id`: `{ID}`"
+    fix_all(root)
+    assert findings(root, "SL202") == []
+    assert f"`Id`: `{ID}`" in read(root, STATE)
+
+
+def test_missing_id_without_named_paths_has_no_fix(tmp_path):
+    from .test_state_structure import ID
+
+    assert one(tree(tmp_path, ACTIVE.replace(f" `Id`: `{ID}`", "")), "SL202").fix is None
