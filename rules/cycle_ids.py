@@ -55,8 +55,9 @@ one generated ID the project has already written down -- a cycle named by
 the records' provenance `Cycle`, or the cycle ID in an Active Work path
 (`.standards/docs/scope/<ID>.md`, the path `artifact init` makes from the ID)
 -- `Id` is set to it: the tool's ID is already written in the cycle's own
-files. A miscopy differs only in letter case, in `_` for `-`, and in at most
-one character inserted, dropped or replaced. Not offered when that cycle is a
+files. A miscopy differs only in letter case and in `_` for `-`; against the
+ID in an Active Work path also in one character inserted, dropped or replaced
+(a record alone may be an older, finished cycle's). Not offered when that cycle is a
 `BaselineReconciliation` source or the one the last commit finished. Findings
 the miscopied ID causes (an Active Work path naming this cycle's own record,
 SL641/SL642) carry the same fix. Otherwise no fix: run the tool for a new ID
@@ -97,12 +98,12 @@ def _one_edit(a: str, b: str) -> bool:
     return short[i:] == long_[i + 1:]
 
 
-def miscopies(value: str, generated: str) -> bool:
+def miscopies(value: str, generated: str, *, typo: bool = True) -> bool:
     """Whether *value* (not itself a generated ID) is a miscopy of the
     generated ID *generated*: the same but for letter case and `_` for `-`,
-    and at most one character inserted, dropped or replaced."""
+    and (with *typo*) at most one character inserted, dropped or replaced."""
     a, b = _loose(value), _loose(generated)
-    return a == b or _one_edit(a, b)
+    return a == b or (typo and _one_edit(a, b))
 
 
 _PATH_DIRS = tuple(d + "/" for d in RECORD_DIRS.values())
@@ -137,8 +138,12 @@ def _recorded_id(project, value: str) -> Optional[str]:
     if any(b.cycle == value for b in recs):
         return None  # records already carry the value itself
     st = project.state
-    named = {b.cycle for b in recs if b.cycle and CYCLE_ID_RE.match(b.cycle)} | _path_ids(st)
-    found = {c for c in named if miscopies(value, c)}
+    # A typo (a character doubled, dropped or mistyped) counts only against
+    # the ID the cycle's own Active Work paths are named after: a record
+    # alone may be an older, finished cycle's, which is never reopened.
+    paths = _path_ids(st)
+    recorded = {b.cycle for b in recs if b.cycle and CYCLE_ID_RE.match(b.cycle)}
+    found = {c for c in recorded | paths if miscopies(value, c, typo=c in paths)}
     if len(found) != 1:
         return None
     want = found.pop()

@@ -52,16 +52,29 @@ def test_sl260_no_fix_when_the_value_differs_otherwise(tmp_path):
     assert f.fix is None
 
 
-def test_sl260_one_character_doubled_or_dropped_is_a_miscopy(tmp_path):
-    for value in (CID + "x", CID[:-1], CID[:10] + "_" + CID[11:]):
-        root = tree(tmp_path, {SCOPE: scope()}, miscopied(value))
+def pointed(value):
+    return miscopied(value).replace("`Scope`: `NONE`", f"`Scope`: `{SCOPE}`")
+
+
+def test_sl260_one_character_doubled_or_dropped_is_a_miscopy_of_the_paths_id(tmp_path):
+    for value in (CID + "x", CID[:-1], CID[:-1] + "g"):
+        root = tree(tmp_path, {SCOPE: scope()}, pointed(value))
         [f] = findings(root, "SL260")
         assert f.fix is not None and f.fix.edits[0].replacement == CID, value
 
 
+def test_sl260_a_typo_of_a_record_alone_is_no_evidence(tmp_path):
+    # Only a record names the ID (it may be an older, finished cycle's).
+    root = tree(tmp_path, {SCOPE: scope()}, miscopied(CID + "x"))
+    [f] = findings(root, "SL260")
+    assert f.fix is None
+
+
 def test_sl260_two_candidate_ids_give_no_fix(tmp_path):
     near = CID[:-1] + ("0" if CID[-1] != "0" else "1")  # one character from CID
-    root = tree(tmp_path, {SCOPE: scope(), "docs/old.md": scope(near)}, miscopied(CID[:-1]))
+    other = f".standards/docs/specs/{near}.md"
+    st = pointed(CID[:-1]).replace("`Architecture`: `NONE`", f"`Architecture`: `{other}`")
+    root = tree(tmp_path, {SCOPE: scope()}, st)
     [f] = findings(root, "SL260")
     assert f.fix is None
 
