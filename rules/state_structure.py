@@ -993,13 +993,18 @@ store `BaselineReconciliation` on its own line. When no obligation exists, use
 exactly: `` `BaselineReconciliation`: `NONE` ``". Without the field no role can
 tell whether cancelled cycles left unreconciled changes.
 
-**Fix safety.** No fix: the protocol says "do not infer entries or discard
-obligations"; whether the value is `NONE` or a list is for the user to say.
+**Fix safety.** Sometimes (unsafe): while `Handoff.Kind` is still `INITIAL`
+(the installed state or the first cycle: a cancellation is followed by a
+`NEW_CYCLE`), no cancelled cycle can have left an obligation, so
+`` `BaselineReconciliation`: `NONE` `` is inserted on its own line. Otherwise
+no fix: the protocol says "do not infer entries or discard obligations";
+whether the value is `NONE` or a list is for the user to say.
 """,
+    fix="sometimes",
     bad_example="## Active Work\n\n`Id`: `UNSET` ... `PendingVerificationCadence`: `NONE`\n\n## Handoff",
     good_example="## Active Work\n\n`Id`: `UNSET` ... `PendingVerificationCadence`: `NONE`\n\n`BaselineReconciliation`: `NONE`",
     help="Add `` `BaselineReconciliation`: `NONE` `` to Active Work, or the list of unresolved cancelled source cycles.",
-    no_fix_reason='The protocol says "do not infer entries or discard obligations"; whether the value is `NONE` or a list is for the user to say.',
+    no_fix_reason='Unless the handoff is still INITIAL, the protocol says "do not infer entries or discard obligations"; whether the value is `NONE` or a list is for the user to say.',
 )
 def baseline_missing(project):
     st = _state(project)
@@ -1009,7 +1014,26 @@ def baseline_missing(project):
     if aw is None or _fields(st, aw, "BaselineReconciliation"):
         return
     yield report(aw.heading, "Active Work has no `BaselineReconciliation`; write `` `BaselineReconciliation`: `NONE` `` "
-                             "or the list of unresolved cancelled source cycles.")
+                             "or the list of unresolved cancelled source cycles.", fix=_initial_baseline_fix(st, aw))
+
+
+def _initial_baseline_fix(st, aw) -> Optional[Fix]:
+    """Unsafe fix while the handoff is still `INITIAL`: the installed state or
+    the first cycle, which no cancelled cycle preceded (a cancellation is
+    followed by a `NEW_CYCLE`), so there is no source to reconcile and the
+    value is `NONE`.  Inserted on its own line after the last Active Work
+    field; unsafe, because the kind may be the wrong field."""
+    if _value(st, st.section("Handoff"), "Kind") != "INITIAL" or not aw.fields or aw.items:
+        return None
+    text = st.doc.text
+    last = max(f.span.end for f in aw.fields)
+    eol = text.find("\n", last)
+    eol = len(text) if eol == -1 else eol
+    if text[eol - 1:eol] == "\r":
+        eol -= 1
+    nl = "\r\n" if "\r\n" in text else "\n"
+    return Fix((Edit(STATE_PATH, eol, eol, f"{nl}{nl}`BaselineReconciliation`: `NONE`"),), "unsafe",
+               "Insert `BaselineReconciliation`: `NONE`: no cancelled cycle precedes an INITIAL handoff")
 
 
 @rule(

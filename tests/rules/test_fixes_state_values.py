@@ -360,3 +360,21 @@ def test_missing_id_without_named_paths_has_no_fix(tmp_path):
     from .test_state_structure import ID
 
     assert one(tree(tmp_path, ACTIVE.replace(f" `Id`: `{ID}`", "")), "SL202").fix is None
+
+
+# -- SL210: BaselineReconciliation missing ---------------------------------------------
+
+
+def test_sl210_an_initial_handoff_has_no_source_to_reconcile(tmp_path):
+    started = ACTIVE.replace("`Kind`: `FORWARD` `From`: `SCOPING`", "`Kind`: `INITIAL` `From`: `NONE`").replace(
+        "`WorkflowState`: `ARCHITECTING`", "`WorkflowState`: `AUDITING`")
+    root = tree(tmp_path, started.replace("`BaselineReconciliation`: `NONE`\n\n", ""))
+    f = one(root, "SL210")
+    assert f.fix is not None and f.fix.applicability == "unsafe"
+    fix_all(root)
+    assert read(root, STATE) == started
+    assert findings(root, "SL210") == [] and findings(root, "SL211") == []
+
+
+def test_sl210_no_fix_after_the_first_handoff(tmp_path):
+    assert one(tree(tmp_path, ACTIVE.replace("`BaselineReconciliation`: `NONE`\n\n", "")), "SL210").fix is None
