@@ -7,6 +7,7 @@ reports those) and about a missing MODE.md (SL101).
 
 from __future__ import annotations
 
+from typing import Optional
 
 from standards_lint.protocol import PROJECT_MODES
 from standards_lint.rule import module_rules, report, rule
@@ -24,6 +25,52 @@ def _mode_doc(project):
 
 def _mode_fields(doc):
     return [f for f in doc.fields if f.name == "ProjectMode"]
+
+
+def inferred_project_mode(project) -> Optional[str]:
+    """The project mode the rest of the project determines, or None when
+    nothing does or two pieces of evidence disagree:
+
+    - an `EXPEDITED` or `DOCUMENTATION` cycle mode or pending cycle mode in
+      STATE.md: "`GREENFIELD` supports only `STANDARD`" (Cycle Modes rule 3);
+    - a STANDARD cycle still in its starting state (`INITIAL` or `NEW_CYCLE`
+      handoff): "`GREENFIELD` starts in `SCOPING`", "`BROWNFIELD` starts in
+      `AUDITING`";
+    - `BROWNFIELD` in the last commit's MODE.md: "The mode never reverts"."""
+    seen = set()
+    st = project.state
+    if st is not None and not project.conflicts(st.path):
+        for name in ("CycleMode", "PendingCycleMode"):
+            if st.value(st.header, name) in ("EXPEDITED", "DOCUMENTATION"):
+                seen.add("BROWNFIELD")
+        if st.cycle_mode == "STANDARD" and st.ho("Kind") in ("INITIAL", "NEW_CYCLE"):
+            start = {"SCOPING": "GREENFIELD", "AUDITING": "BROWNFIELD"}.get(st.workflow_state or "")
+            if start is not None:
+                seen.add(start)
+    head = project.head
+    if head is not None:
+        text = head.read(MODE_PATH)
+        if text is not None:
+            doc = project.parse(text.lstrip("\ufeff"), MODE_PATH)
+            if [f.value for f in _mode_fields(doc)] == ["BROWNFIELD"]:
+                seen.add("BROWNFIELD")
+    return seen.pop() if len(seen) == 1 else None
+
+
+def _set_mode_fix(doc, mode: str, field=None):
+    """Write `ProjectMode`: *mode* in place of *field*, or after the title."""
+    from standards_lint.findings import Edit, Fix
+
+    text = doc.text
+    line = f"`ProjectMode`: `{mode}`"
+    if field is not None:
+        edit = Edit(MODE_PATH, field.span.start, field.span.end, line)
+    elif doc.title is not None:
+        nl = "\r\n" if "\r\n" in text else "\n"
+        edit = Edit(MODE_PATH, doc.title.span.end, doc.title.span.end, nl + nl + line)
+    else:
+        return None
+    return Fix((edit,), "unsafe", f"Set ProjectMode to `{mode}`, the mode the project's state shows")
 
 
 @rule(
@@ -44,13 +91,19 @@ standard cycle's start state (`SCOPING` for `GREENFIELD`, `AUDITING` for
 `BROWNFIELD`) and the modes a project supports are unknown.
 
 **Fix safety.** Sometimes: a repeated field with the same value is removed
-(safe); a missing mode or two different modes are the user's decision.
+(safe). A missing or empty mode, or two different ones, get the mode the rest
+of the project shows, as an unsafe fix: `BROWNFIELD` for an `EXPEDITED` or
+`DOCUMENTATION` cycle or pending cycle mode ("`GREENFIELD` supports only
+`STANDARD`") and when the last commit's MODE.md says `BROWNFIELD` ("The mode
+never reverts"); for a STANDARD cycle still in its starting state, `GREENFIELD`
+in `SCOPING` and `BROWNFIELD` in `AUDITING`. No fix when nothing shows the
+mode or the evidence disagrees: the mode is the user's decision.
 """,
     fix="sometimes",
     bad_example="# S.T.A.N.D.A.R.D.S. Project Mode\n\n`ProjectMode`: `BROWNFIELD` `ProjectMode`: `GREENFIELD`",
     good_example="# S.T.A.N.D.A.R.D.S. Project Mode\n\n`ProjectMode`: `BROWNFIELD`",
     help="Write `` `ProjectMode`: `GREENFIELD` `` or `` `ProjectMode`: `BROWNFIELD` `` once in MODE.md, as the project's installation chose.",
-    no_fix_reason="A missing mode or two different modes are the user's decision.",
+    no_fix_reason="Unless the cycle modes, a cycle's starting state or the last commit's MODE.md show the mode, a missing mode or two different modes are the user's decision.",
 )
 def project_mode_missing(project):
     from standards_lint.findings import Edit, Fix
@@ -60,9 +113,10 @@ def project_mode_missing(project):
         return
     found = _mode_fields(doc)
     if not found:
+        mode = inferred_project_mode(project)
         yield report(doc.title or MODE_PATH,
                      "MODE.md has no `ProjectMode`; it must hold `` `ProjectMode`: `GREENFIELD` `` or "
-                     "`` `ProjectMode`: `BROWNFIELD` ``.")
+                     "`` `ProjectMode`: `BROWNFIELD` ``.", _set_mode_fix(doc, mode) if mode else None)
         return
     if len(found) > 1:
         values = list(dict.fromkeys(f.value for f in found))
@@ -78,11 +132,29 @@ def project_mode_missing(project):
                     end += 1
                 edits.append(Edit(MODE_PATH, start, end, ""))
             fix = Fix(tuple(edits), "safe", "Remove the repeated `ProjectMode`")
+        else:
+            mode = inferred_project_mode(project)
+            keep = next((f for f in found if f.value == mode), None) if mode else None
+            if keep is not None:
+                text = doc.text
+                edits = []
+                for f in found:
+                    if f is keep:
+                        continue
+                    start, end = f.span.start, f.span.end
+                    if start > 0 and text[start - 1] == " ":
+                        start -= 1
+                    elif end < len(text) and text[end] == " ":
+                        end += 1
+                    edits.append(Edit(MODE_PATH, start, end, ""))
+                fix = Fix(tuple(edits), "unsafe", f"Keep `ProjectMode`: `{mode}`, the mode the project's state shows")
         yield report(found[1], f"MODE.md has {len(found)} `ProjectMode` fields "
                                f"({', '.join('`%s`' % v for v in values)}); it must have exactly one.", fix=fix)
         return
     if not found[0].value.strip():
-        yield report(found[0], "MODE.md `ProjectMode` is empty; it must be GREENFIELD or BROWNFIELD.")
+        mode = inferred_project_mode(project)
+        yield report(found[0], "MODE.md `ProjectMode` is empty; it must be GREENFIELD or BROWNFIELD.",
+                     _set_mode_fix(doc, mode, found[0]) if mode else None)
 
 
 @rule(

@@ -213,12 +213,16 @@ of the active cycle's fixed paths whose block names a different cycle.
 **Why.** {_COLLISION_WHY} A different cycle "must never overwrite, repurpose,
 or adopt it".
 
-**Fix safety.** No fix: the other cycle's record must be preserved.
+**Fix safety.** No fix: the other cycle's record must be preserved. This
+holds also when the block's `Cycle` looks like a miscopy of this cycle's ID
+(letter case, a character dropped): the protocol calls a "different-cycle ...
+file at a fixed path" a collision, to be reported "without overwriting,
+relabeling, or adopting it"; the user decides what the file is.
 """,
     bad_example="<!-- STANDARDS\nArtifact: VERIFICATION\nCycle: old-cycle-20260101T000000Z-00000000\n-->",
     good_example="<!-- STANDARDS\nArtifact: VERIFICATION\nCycle: <Active Work.Id>\n-->",
     help="Leave the other cycle's record unchanged and ask the user how to resolve the collision.",
-    no_fix_reason="The other cycle's record must be preserved.",
+    no_fix_reason="A different-cycle file at a fixed path is a collision: it is preserved, never relabeled, even when its Cycle looks like a miscopy of this cycle's ID.",
 )
 def fixed_path_other_cycle(project):
     yield from _emit(project, "SL631")
@@ -480,16 +484,35 @@ def _pointer_checks(project):
         else:
             block = found.get(path)
             if block is not None and block.valid and (block.artifact != art or block.cycle != cycle):
+                fix = _pointer_fix(project, name, field)
+                if fix is None and block.artifact == art:
+                    fix = _respelt_id_fix(project, lambda want: block.cycle == want)
                 yield ("SL641", field,
                        f"Active Work.{name} points to {value}, which is a {block.label} record for cycle "
                        f"`{block.cycle}`, not this cycle's {art}. Correct the reference; never adopt "
-                       "or rewrite another cycle's artifact.", _pointer_fix(project, name, field))
+                       "or rewrite another cycle's artifact.", fix)
         if name == "Development" and "/" not in cycle:
             want = record_path("DEVELOPMENT", cycle)
             if path != want:
+                fix = _pointer_fix(project, name, field)
+                if fix is None:
+                    fix = _respelt_id_fix(project, lambda cid: path == record_path("DEVELOPMENT", cid))
                 yield ("SL642", field,
                        f"Active Work.Development points to {value}, but this cycle's DEVELOPMENT record "
-                       f"must be at {want}.", _pointer_fix(project, name, field))
+                       f"must be at {want}.", fix)
+
+
+def _respelt_id_fix(project, cured):
+    """SL260's fix (Active Work.Id respelt to the generated ID it miscopies),
+    for a finding that the respelt ID cures: ``cured(id)`` says whether it
+    does (the record the field names is then this cycle's, or the plan then
+    sits at its fixed path)."""
+    from standards_lint.rules.cycle_ids import respelt_id
+
+    respelt = respelt_id(project)
+    if respelt is None or not cured(respelt[0]):
+        return None
+    return respelt[1]
 
 
 @rule(
@@ -538,13 +561,13 @@ reference to another cycle's artifact is inconsistent with the active cycle. Do
 not overwrite or silently repair that artifact; correct the reference without
 mutating it."
 
-**Fix safety.** Sometimes: when this cycle has exactly one record of the field's type, the field is pointed at it (safe); a plan away from its fixed path is moved there in the same fix, one atomic rename that `--diff` shows (unsafe). Otherwise no fix.
+**Fix safety.** Sometimes: when this cycle has exactly one record of the field's type, the field is pointed at it (safe); a plan away from its fixed path is moved there in the same fix, one atomic rename that `--diff` shows (unsafe). When `Active Work.Id` itself is a miscopy of the generated ID the named record carries (SL260), the finding carries SL260's unsafe fix, which makes the record this cycle's. No fix for a record whose own block names a miscopy of this cycle's ID: the protocol forbids repairing or relabeling that artifact ("correct the reference without mutating it"), and with no other record of the type there is nothing to point at.
 """,
     bad_example="`Scope`: `docs/scope/old.md` (its block says `Cycle: old-cycle-20260101T000000Z-00000000`)",
     good_example="`Scope`: `.standards/docs/scope/<Active Work.Id>.md`",
     fix="sometimes",
     help="Point the field at this cycle's own record; never adopt or rewrite the other cycle's artifact.",
-    no_fix_reason="No single record of the right type for this cycle exists to point at.",
+    no_fix_reason="No single record of the right type for this cycle exists to point at, and the record named is not this cycle's under a miscopied Active Work.Id; the named artifact itself is never repaired.",
 )
 def active_work_path_other_record(project):
     for code, field, message, fix in _pointer_checks(project):
@@ -568,7 +591,7 @@ location is `.standards/docs/development/<Active Work.Id>.md`, and "Every other
 record is always cycle-owned at its fixed path"; "`Active Work.Development`
 names the plan".
 
-**Fix safety.** Sometimes: when this cycle's plan is at the fixed path the field is pointed there (safe); a plan elsewhere is moved to the fixed path and the field updated in one fix (unsafe). No fix when no plan of this cycle exists or the fixed path is taken.
+**Fix safety.** Sometimes: when this cycle's plan is at the fixed path the field is pointed there (safe); a plan elsewhere is moved to the fixed path and the field updated in one fix (unsafe). When `Active Work.Id` is a miscopy of a generated ID (SL260) and the field names that ID's fixed plan path, the finding carries SL260's unsafe fix. No fix when no plan of this cycle exists or the fixed path is taken.
 """,
     bad_example="`Development`: `plans/<Active Work.Id>.md`",
     good_example="`Development`: `.standards/docs/development/<Active Work.Id>.md`",

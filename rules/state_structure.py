@@ -20,6 +20,11 @@ from standards_lint.ast import Container, Field, ListItem
 from standards_lint.findings import Edit, Fix
 from standards_lint.protocol import (
     COMPLETION_POLICIES,
+    PROJECT_MODES,
+    ROUTE_DOCUMENTATION,
+    ROUTE_EXPEDITED,
+    ROUTE_STANDARD_BROWNFIELD,
+    ROUTE_STANDARD_GREENFIELD,
     CYCLE_ID_RE,
     CYCLE_MODES,
     FAILURE_TYPES,
@@ -126,6 +131,32 @@ def _remove_field(text: str, f: Field) -> tuple[int, int]:
     return start, end
 
 
+def _keep_determined(text: str, found: list, value: Optional[str]) -> Optional[Fix]:
+    """For a field repeated with different values: keep the first copy that
+    holds *value* (the one the rest of STATE.md determines), remove the
+    others (unsafe); None when no copy holds it."""
+    keep = next((f for f in found if f.value == value), None) if value is not None else None
+    if keep is None:
+        return None
+    edits = tuple(Edit(STATE_PATH, *_remove_field(text, f), "") for f in found if f is not keep)
+    return Fix(edits, "unsafe", f"Keep `{keep.name}`: `{value}` and remove the other copies")
+
+
+def _only_allowed(st, label: str, name: str, values) -> Optional[str]:
+    """Of the values of a repeated `CompletionPolicy`, the one the cycle's
+    mode allows, when exactly one is: a STANDARD cycle has
+    `FULL_DELIVERABLE` or `IMPLEMENTATION_REVIEWED`, an expedited or
+    documentation cycle `NONE` (Completion Policies)."""
+    if (label, name) != ("Active Work", "CompletionPolicy"):
+        return None
+    mode = _value(st, st.header, "CycleMode")
+    allowed = {"STANDARD": ("FULL_DELIVERABLE", "IMPLEMENTATION_REVIEWED"),
+               "EXPEDITED": ("NONE",), "DOCUMENTATION": ("NONE",)}.get(mode or "")
+    if allowed is None:
+        return None
+    return _only(v for v in values if v in allowed)
+
+
 def _is_inactive(st) -> bool:
     """No cycle is active: none started yet, or the last one ended."""
     ws = _value(st, st.header, "WorkflowState")
@@ -151,6 +182,13 @@ def _determined_value(st, label: str, name: str) -> Optional[str]:
         # a reason; documentation cycles keep it NONE.
         if mode in ("EXPEDITED", "DOCUMENTATION") and _value(st, st.section("Handoff"), "Kind") != "PROMOTE":
             return "NONE"
+    if label == "header" and name == "PendingCycleMode":
+        # Only "While no cycle is active, or before the initialized first
+        # cycle has received its request" may a preference be set; starting a
+        # cycle makes it UNSET (Start a cycle).
+        ws = _value(st, header, "WorkflowState")
+        if ws in WORKFLOW_STATES and not _is_inactive(st) and _value(st, aw, "Id") not in (None, "NONE"):
+            return "UNSET"
     if label == "header" and name == "PendingCycleRequest":
         # Paired: the request is UNSET exactly when the blocker is NONE.
         if _value(st, header, "PendingCycleBlockedOn") == "NONE":
@@ -164,8 +202,20 @@ def _determined_value(st, label: str, name: str) -> Optional[str]:
         if sec is not None:
             return "true" if list(sec.subsections) else "false"
     if label == "Handoff" and name == "FailureType":
-        # Only FAILURE and USER_REWORK handoffs route a failure type.
-        if _value(st, st.section("Handoff"), "Kind") in ("INITIAL", "FORWARD", "CHECKPOINT"):
+        # Only FAILURE and USER_REWORK handoffs route a failure type; every
+        # other kind records NONE (Start a cycle, Checkpoint Handoffs,
+        # Expedited Promotion, Sign off, Cancel, COMPLETION_CHANGE).
+        kind = _value(st, st.section("Handoff"), "Kind")
+        if kind in HANDOFF_KINDS and kind not in ("FAILURE", "USER_REWORK"):
+            return "NONE"
+    if label == "Active Work" and not _is_inactive(st):
+        # "In documentation work ... `Development` remains `NONE` throughout
+        # the cycle"; "In expedited work `Scope` and `Architecture` normally
+        # remain `NONE` unless the cycle is promoted" (which makes it STANDARD).
+        if name == "Development" and mode == "DOCUMENTATION":
+            return "NONE"
+        if (name in ("Scope", "Architecture") and mode == "EXPEDITED"
+                and _value(st, st.section("Handoff"), "Kind") != "PROMOTE"):
             return "NONE"
     return None
 
@@ -199,6 +249,187 @@ def _initial_value(st, label: str, name: str) -> tuple[Optional[str], str]:
     if name in ("AuditTarget", "BlockedOn"):
         return "NONE", "unsafe"
     return None, ""
+
+
+def _project_mode(project) -> Optional[str]:
+    doc = project.mode_doc
+    if doc is None or doc.header is None or project.conflicts(doc.path):
+        return None
+    found = doc.header.all_fields("ProjectMode")
+    return found[0].value if len(found) == 1 and found[0].value in PROJECT_MODES else None
+
+
+def _steps(route) -> set:
+    return set(zip(route, route[1:]))
+
+
+def _forward_steps(project, st) -> Optional[set]:
+    """The (from, to) steps a normal FORWARD handoff may take in this cycle
+    (Forward Transitions), or None when the route is not known: no single
+    cycle mode, an unknown completion policy, or recovery frames (a corrective
+    rerun may step through either standard route)."""
+    if st.section("Recovery") is None or st.frames:
+        return None
+    mode = _value(st, st.header, "CycleMode")
+    if mode == "DOCUMENTATION":
+        return _steps(ROUTE_DOCUMENTATION)
+    if mode == "EXPEDITED":
+        return _steps(ROUTE_EXPEDITED)
+    if mode != "STANDARD":
+        return None
+    # A greenfield cycle keeps its route after Developer makes the project
+    # BROWNFIELD, so a BROWNFIELD project may be on either standard route.
+    routes = (ROUTE_STANDARD_GREENFIELD,) if _project_mode(project) == "GREENFIELD" else (
+        ROUTE_STANDARD_GREENFIELD, ROUTE_STANDARD_BROWNFIELD)
+    policy = _value(st, st.section("Active Work"), "CompletionPolicy")
+    out: set = set()
+    for route in routes:
+        if policy == "FULL_DELIVERABLE":
+            out |= _steps(route)
+        elif policy == "IMPLEMENTATION_REVIEWED":
+            cut = route[: route.index("REVIEWING_IMPLEMENTATION") + 1] + ("AWAITING_USER_SIGNOFF",)
+            out |= _steps(cut)
+        else:
+            return None
+    return out
+
+
+def _only(values) -> Optional[str]:
+    values = set(values)
+    return values.pop() if len(values) == 1 else None
+
+
+def determined_from(project, st) -> Optional[str]:
+    """The `Handoff.From` that the handoff's kind and `WorkflowState`
+    determine, or None: `INITIAL` comes from `NONE` (Start a cycle),
+    `SIGNOFF` from `AWAITING_USER_SIGNOFF` (Sign off), a `CHECKPOINT` from
+    the other side of the STANDARD Developer/Tester exchange, and a
+    `FORWARD` from the one state before `WorkflowState` on the cycle's route."""
+    kind = _value(st, st.section("Handoff"), "Kind")
+    ws = _value(st, st.header, "WorkflowState")
+    if kind == "INITIAL":
+        return "NONE"
+    if ws not in WORKFLOW_STATES:
+        return None
+    if kind == "SIGNOFF":
+        return "AWAITING_USER_SIGNOFF" if ws == "SIGNED_OFF" else None
+    if kind == "CHECKPOINT":
+        if _value(st, st.header, "CycleMode") != "STANDARD":
+            return None
+        return {"TESTING": "DEVELOPING", "DEVELOPING": "TESTING"}.get(ws)
+    if kind == "FORWARD":
+        steps = _forward_steps(project, st)
+        return _only(a for a, b in steps if b == ws) if steps else None
+    return None
+
+
+def determined_state(project, st) -> Optional[str]:
+    """The `WorkflowState` that the handoff determines, or None: a
+    `CHECKPOINT` hands the STANDARD Developer/Tester exchange to the other
+    side, `SIGNOFF` ends in `SIGNED_OFF`, and a `FORWARD` moves to the one
+    state after `Handoff.From` on the cycle's route."""
+    ho = st.section("Handoff")
+    kind, frm = _value(st, ho, "Kind"), _value(st, ho, "From")
+    if frm not in WORKFLOW_STATES:
+        return None
+    if kind == "SIGNOFF":
+        return "SIGNED_OFF" if frm == "AWAITING_USER_SIGNOFF" else None
+    if kind == "CHECKPOINT":
+        if _value(st, st.header, "CycleMode") != "STANDARD":
+            return None
+        return {"TESTING": "DEVELOPING", "DEVELOPING": "TESTING"}.get(frm)
+    if kind == "FORWARD":
+        steps = _forward_steps(project, st)
+        return _only(b for a, b in steps if a == frm) if steps else None
+    return None
+
+
+def _start_state(project, st) -> Optional[str]:
+    """The state a cycle starts in (Start a cycle), for a handoff that still
+    records the start: `INITIAL`, or `NEW_CYCLE` from `SIGNED_OFF`.
+    `AUDITING` while reconciliation is unresolved or in a documentation cycle;
+    otherwise `DEVELOPING` for an expedited cycle, and the standard entry state
+    for the project mode (`SCOPING` for GREENFIELD, `AUDITING` for BROWNFIELD).
+    (After `CANCELLED` the cancelled changes may be retained: not known.)"""
+    ho = st.section("Handoff")
+    kind, frm = _value(st, ho, "Kind"), _value(st, ho, "From")
+    if not (kind == "INITIAL" or (kind == "NEW_CYCLE" and frm == "SIGNED_OFF")):
+        return None
+    aw = st.section("Active Work")
+    cid = _value(st, aw, "Id")
+    if cid == "UNSET" and kind == "INITIAL":
+        # Installation: "`SCOPING` for `GREENFIELD`, `AUDITING` for `BROWNFIELD`".
+        return {"GREENFIELD": "SCOPING", "BROWNFIELD": "AUDITING"}.get(_project_mode(project) or "")
+    if cid in (None, "UNSET", "NONE"):
+        return None
+    base = _fields(st, aw, "BaselineReconciliation")
+    if len(base) != 1:
+        return None
+    mode = _value(st, st.header, "CycleMode")
+    if mode == "DOCUMENTATION" or (base[0].bare and base[0].value == ""):
+        return "AUDITING" if mode in CYCLE_MODES and mode != "UNSET" else None
+    if base[0].value != "NONE":
+        return None
+    if mode == "EXPEDITED":
+        return "DEVELOPING"
+    if mode == "STANDARD":
+        return {"GREENFIELD": "SCOPING", "BROWNFIELD": "AUDITING"}.get(_project_mode(project) or "")
+    return None
+
+
+def inferred_cycle_mode(st) -> Optional[str]:
+    """The `CycleMode` the rest of STATE.md leaves possible, when exactly one
+    is: `UNSET` in a terminal state (Cycle Modes rule 1) or before any cycle;
+    otherwise the one mode consistent with `CompletionPolicy` (only STANDARD
+    cycles have a policy), `Development` (NONE throughout a documentation
+    cycle), `Scope`/`Architecture` (NONE in an unpromoted expedited cycle),
+    the handoff kind (CHECKPOINT and PROMOTE are STANDARD's) and the mode's
+    route holding `WorkflowState`."""
+    ws = _value(st, st.header, "WorkflowState")
+    if ws not in WORKFLOW_STATES:
+        return None
+    if ws in TERMINAL_STATES:
+        return "UNSET"
+    aw = st.section("Active Work")
+    cid = _value(st, aw, "Id")
+    if cid is None:
+        return None
+    if cid == "UNSET":
+        return "UNSET"
+    left = {"STANDARD", "EXPEDITED", "DOCUMENTATION"}
+    policy = _value(st, aw, "CompletionPolicy")
+    if policy in ("FULL_DELIVERABLE", "IMPLEMENTATION_REVIEWED"):
+        left &= {"STANDARD"}
+    elif policy == "NONE":
+        left -= {"STANDARD"}
+    dev = _value(st, aw, "Development")
+    if dev is not None and dev != "NONE":
+        left.discard("DOCUMENTATION")
+    if any((_value(st, aw, n) or "NONE") != "NONE" for n in ("Scope", "Architecture")):
+        left.discard("EXPEDITED")
+    if _value(st, st.section("Handoff"), "Kind") in ("CHECKPOINT", "PROMOTE"):
+        left &= {"STANDARD"}
+    if ws not in ROUTE_EXPEDITED:
+        left.discard("EXPEDITED")
+    if ws not in ROUTE_DOCUMENTATION:
+        left.discard("DOCUMENTATION")
+    return _only(left)
+
+
+def _handoff_determined(project, st, label: str, name: str) -> Optional[str]:
+    """A missing or empty value that the rest of STATE.md determines (unsafe:
+    which of two disagreeing fields is wrong is not known)."""
+    if label == "Handoff" and name == "From":
+        return determined_from(project, st)
+    if label == "header" and name == "WorkflowState":
+        return determined_state(project, st) or _start_state(project, st)
+    if label == "header" and name == "CycleMode":
+        return inferred_cycle_mode(st)
+    if label == "Active Work" and name == "Id" and _value(st, st.header, "WorkflowState") not in TERMINAL_STATES:
+        from standards_lint.rules.cycle_ids import path_id
+
+        return path_id(project)
+    return None
 
 
 _POINTER_TYPES = {"Scope": "SCOPE", "Architecture": "ARCHITECTURE", "Development": "DEVELOPMENT"}
@@ -371,16 +602,32 @@ A missing field is inserted only where the protocol fixes its value:
 `CompletionPolicy: NONE` before any cycle or in an expedited or documentation
 cycle, and the paired `PendingCycleRequest: UNSET` /
 `PendingCycleBlockedOn: NONE`, `Recovery`/`Outstanding Obligations` `Active`
-from their entries, `Handoff.FailureType: NONE` for a kind that routes no
-failure, `PromotionReason: NONE` in an expedited (not being promoted) or
-documentation cycle, and an Active Work path naming this cycle's only record
-of its type. In an active cycle, a field that **Start a cycle** initializes
-and that later holds only an occasional value gets that initial value as an
-unsafe fix (the later value may have been lost with the field): a STANDARD
-cycle's `CompletionPolicy` gets `FULL_DELIVERABLE` (not offered when the
-request names `IMPLEMENTATION_REVIEWED`), `PendingVerificationCadence` gets
-`NONE` (not offered when the request names a cadence), and `AuditTarget` and
-`BlockedOn` get `NONE`. Otherwise no fix.
+from their entries, `Handoff.FailureType: NONE` for a kind other than
+`FAILURE` and `USER_REWORK` (only those route a failure), `PromotionReason:
+NONE` in an expedited (not being promoted) or documentation cycle,
+`Development: NONE` in a documentation cycle and `Scope`/`Architecture: NONE`
+in an expedited one ("remains `NONE`"), and an Active Work path naming this
+cycle's only record of its type. In an active cycle, a field that **Start a
+cycle** initializes and that later holds only an occasional value gets that
+initial value as an unsafe fix (the later value may have been lost with the
+field): a STANDARD cycle's `CompletionPolicy` gets `FULL_DELIVERABLE` (not
+offered when the request names `IMPLEMENTATION_REVIEWED`),
+`PendingVerificationCadence` gets `NONE` (not offered when the request names a
+cadence), and `AuditTarget` and `BlockedOn` get `NONE`. Unsafe too, because
+another field may be the wrong one: `Handoff.From` and `WorkflowState` where
+the handoff determines them (`INITIAL` from `NONE`; `SIGNOFF` from
+`AWAITING_USER_SIGNOFF` into `SIGNED_OFF`; a STANDARD `CHECKPOINT` between
+`DEVELOPING` and `TESTING`; a `FORWARD`, without recovery frames, one step of
+the cycle's route, when exactly one step fits; a handoff still recording the
+start of the cycle, the state **Start a cycle** enters), and `CycleMode` where exactly
+one mode fits the rest of STATE.md (`UNSET` when terminal or before any cycle;
+else by `CompletionPolicy`, the Active Work paths a mode keeps `NONE`,
+`CHECKPOINT`/`PROMOTE` handoffs and the mode's route holding `WorkflowState`);
+a field repeated with different values keeps the copy holding the value the
+protocol or the rest of STATE.md determines (unsafe). A missing or empty `Id`
+of an active cycle gets the one cycle ID the Active Work paths are named after
+(`.standards/docs/scope/<ID>.md`; unsafe), unless it is a baseline source or
+the cycle the last commit finished. Otherwise no fix.
 """,
     fix="sometimes",
     bad_example="`AuditTarget`: `NONE` `BlockedOn`: `NONE`",
@@ -412,9 +659,17 @@ def state_field_missing(project):
                 applicability = "safe"
                 if value is None:
                     value, applicability = _initial_value(st, label, name)
+                if value is None:
+                    value, applicability = _handoff_determined(project, st, label, name), "unsafe"
                 at = _insert_after_last(st, container, wanted[label], text)
+                insert = f" `{name}`: `{value}`"
+                if at is None and container.heading is not None and not container.fields:
+                    # A section left with no field: the field goes under its heading.
+                    at = container.heading.span.end
+                    nl = "\r\n" if "\r\n" in text else "\n"
+                    insert = f"{nl}{nl}`{name}`: `{value}`"
                 if value is not None and at is not None:
-                    fix = Fix((Edit(STATE_PATH, at, at, f" `{name}`: `{value}`"),), applicability,
+                    fix = Fix((Edit(STATE_PATH, at, at, insert),), applicability,
                               f"Insert `{name}`: `{value}`")
                 where_text = "the STATE.md header" if label == "header" else f"`## {label}`"
                 yield report(_where(st, container), f"{q} is missing from {where_text}; it must occur exactly once.",
@@ -426,6 +681,10 @@ def state_field_missing(project):
                 if len(values) == 1:
                     edits = tuple(Edit(STATE_PATH, *_remove_field(text, f), "") for f in found[1:])
                     fix = Fix(edits, "safe", f"Remove the repeated `{name}`")
+                else:
+                    fix = _keep_determined(text, found, _determined_value(st, label, name)
+                                           or _handoff_determined(project, st, label, name)
+                                           or _only_allowed(st, label, name, values))
                 shown = ", ".join(f"`{v}`" for v in dict.fromkeys(f.value for f in found))
                 yield report(found[1], f"{q} occurs {len(found)} times ({shown}); it must occur exactly once.",
                              fix=fix)
@@ -437,6 +696,8 @@ def state_field_missing(project):
                     if value is None:
                         value, applicability = _initial_value(st, label, name)
                         safe = applicability == "safe"
+                    if value is None:
+                        value, safe = _handoff_determined(project, st, label, name), False
                     fix = None
                     if value is not None and len(found) == 1:
                         fix = replace(STATE_PATH, f.span, f"`{name}`: `{value}`", safe=safe,
@@ -468,7 +729,7 @@ values; Workflow States lists the states; Workflow State Reference:
 `INCREMENTAL`, or `AFTER_IMPLEMENTATION` ... a missing, invalid, or repeated
 value is an inconsistency."
 
-**Fix safety.** Sometimes: the template's angle brackets around a valid value are dropped (safe); a value differing only in letter case, spaces or hyphens from exactly one allowed value, or one typo away from exactly one, is respelt (unsafe: a state change the user confirms). Otherwise no fix.
+**Fix safety.** Sometimes: the template's angle brackets around a valid value are dropped (safe); a value differing only in letter case, spaces or hyphens from exactly one allowed value, or one typo away from exactly one, is respelt (unsafe: a state change the user confirms). Any other value is replaced (unsafe) by the value the rest of STATE.md determines, where SL202 would insert one for the missing field: `Active` from the frames or obligations, `CompletionPolicy: NONE` outside a standard cycle, `PendingVerificationCadence: NONE` in a documentation or inactive cycle, `WorkflowState` from the handoff's route and `CycleMode` from the fields a mode fixes. Otherwise no fix.
 """,
     bad_example="`WorkflowState`: `REVIEWING IMPLEMENTATION`",
     good_example="`WorkflowState`: `REVIEWING_IMPLEMENTATION`",
@@ -492,7 +753,18 @@ def state_field_invalid(project):
             q = _qualified(label, name)
             yield report((STATE_PATH, f.value_span),
                          f"{q} is `{f.value}`, which is not one of {', '.join(allowed)}.",
-                         meant_value(STATE_PATH, f, allowed))
+                         meant_value(STATE_PATH, f, allowed) or _invalid_value_fix(project, st, label, name, f))
+
+
+def _invalid_value_fix(project, st, label: str, name: str, f: Field) -> Optional[Fix]:
+    """Unsafe fix of an enumerated value that is no misspelling: the value
+    the rest of STATE.md determines for the field (as for a missing one),
+    when there is one; the invalid value may have meant something else."""
+    value = _determined_value(st, label, name) or _handoff_determined(project, st, label, name)
+    if value is None:
+        return None
+    return replace(STATE_PATH, f.value_span, value, safe=False,
+                   description=f"Set {_qualified(label, name)} to `{value}`, the value the rest of STATE.md determines")
 
 
 def meant_value(path: str, f: Field, allowed) -> Optional[Fix]:
@@ -677,6 +949,20 @@ def _value_on_label_line(f: Field) -> bool:
     return f.bare or f.value_span.line == f.name_span.line
 
 
+def _join_value(text: str, f: Field) -> Optional[Fix]:
+    """Safe fix of a value re-wrapped onto the next line: put it back on the
+    label's line, after one space (nothing but the line break changes)."""
+    colon = text.find(":", f.name_span.end, f.value_span.start)
+    if colon == -1:
+        return None
+    tick = colon + 1
+    while tick < f.value_span.start and text[tick] in " \t\r\n":
+        tick += 1
+    if tick >= f.value_span.start or text[tick] != "`" or "\n" not in text[colon + 1:tick]:
+        return None
+    return Fix((Edit(STATE_PATH, colon + 1, tick, " "),), "safe", f"Put `{f.name}`'s value on its label's line")
+
+
 def _format_problem(st, f: Field) -> Optional[str]:
     text = st.doc.text
     if not f.bare:
@@ -707,13 +993,18 @@ store `BaselineReconciliation` on its own line. When no obligation exists, use
 exactly: `` `BaselineReconciliation`: `NONE` ``". Without the field no role can
 tell whether cancelled cycles left unreconciled changes.
 
-**Fix safety.** No fix: the protocol says "do not infer entries or discard
-obligations"; whether the value is `NONE` or a list is for the user to say.
+**Fix safety.** Sometimes (unsafe): while `Handoff.Kind` is still `INITIAL`
+(the installed state or the first cycle: a cancellation is followed by a
+`NEW_CYCLE`), no cancelled cycle can have left an obligation, so
+`` `BaselineReconciliation`: `NONE` `` is inserted on its own line. Otherwise
+no fix: the protocol says "do not infer entries or discard obligations";
+whether the value is `NONE` or a list is for the user to say.
 """,
+    fix="sometimes",
     bad_example="## Active Work\n\n`Id`: `UNSET` ... `PendingVerificationCadence`: `NONE`\n\n## Handoff",
     good_example="## Active Work\n\n`Id`: `UNSET` ... `PendingVerificationCadence`: `NONE`\n\n`BaselineReconciliation`: `NONE`",
     help="Add `` `BaselineReconciliation`: `NONE` `` to Active Work, or the list of unresolved cancelled source cycles.",
-    no_fix_reason='The protocol says "do not infer entries or discard obligations"; whether the value is `NONE` or a list is for the user to say.',
+    no_fix_reason='Unless the handoff is still INITIAL, the protocol says "do not infer entries or discard obligations"; whether the value is `NONE` or a list is for the user to say.',
 )
 def baseline_missing(project):
     st = _state(project)
@@ -723,7 +1014,26 @@ def baseline_missing(project):
     if aw is None or _fields(st, aw, "BaselineReconciliation"):
         return
     yield report(aw.heading, "Active Work has no `BaselineReconciliation`; write `` `BaselineReconciliation`: `NONE` `` "
-                             "or the list of unresolved cancelled source cycles.")
+                             "or the list of unresolved cancelled source cycles.", fix=_initial_baseline_fix(st, aw))
+
+
+def _initial_baseline_fix(st, aw) -> Optional[Fix]:
+    """Unsafe fix while the handoff is still `INITIAL`: the installed state or
+    the first cycle, which no cancelled cycle preceded (a cancellation is
+    followed by a `NEW_CYCLE`), so there is no source to reconcile and the
+    value is `NONE`.  Inserted on its own line after the last Active Work
+    field; unsafe, because the kind may be the wrong field."""
+    if _value(st, st.section("Handoff"), "Kind") != "INITIAL" or not aw.fields or aw.items:
+        return None
+    text = st.doc.text
+    last = max(f.span.end for f in aw.fields)
+    eol = text.find("\n", last)
+    eol = len(text) if eol == -1 else eol
+    if text[eol - 1:eol] == "\r":
+        eol -= 1
+    nl = "\r\n" if "\r\n" in text else "\n"
+    return Fix((Edit(STATE_PATH, eol, eol, f"{nl}{nl}`BaselineReconciliation`: `NONE`"),), "unsafe",
+               "Insert `BaselineReconciliation`: `NONE`: no cancelled cycle precedes an INITIAL handoff")
 
 
 @rule(
@@ -744,12 +1054,17 @@ Markdown list with both required fields in each entry" and "An empty list is
 represented as `NONE`, not an empty string or `[]`. A value that does not match
 this format is invalid workflow state."
 
-**Fix safety.** No fix: "do not infer entries or discard obligations".
+**Fix safety.** Sometimes (safe): `` `BaselineReconciliation`: `NONE` ``
+written more than once loses nothing when the later copies are removed, so
+they are; a `NONE` re-wrapped onto the next line is put back on the label's
+line. Anything else has no fix: "do not infer entries or discard
+obligations".
 """,
+    fix="sometimes",
     bad_example="`BaselineReconciliation`: `[]`",
     good_example="`BaselineReconciliation`: `NONE`",
     help="Keep one `BaselineReconciliation`, on its own line: `NONE`, or the label followed by one list entry per source cycle.",
-    no_fix_reason='"do not infer entries or discard obligations".',
+    no_fix_reason='Only a repeated `NONE` is removed; otherwise "do not infer entries or discard obligations".',
 )
 def baseline_format(project):
     st = _state(project)
@@ -758,14 +1073,46 @@ def baseline_format(project):
     found = _fields(st, st.section("Active Work"), "BaselineReconciliation")
     if len(found) > 1:
         yield report(found[1], f"BaselineReconciliation occurs {len(found)} times; it must occur once, as `NONE` "
-                               "or a list of `SourceCycle`/`Request` entries.")
+                               "or a list of `SourceCycle`/`Request` entries.", fix=_repeated_none_fix(st, found))
         return
     if not found:
         return
     problem = _format_problem(st, found[0])
     if problem:
-        yield report(found[0], f"BaselineReconciliation must be `NONE` or a list of `SourceCycle`/`Request` "
-                               f"entries; {problem}.")
+        f = found[0]
+        fix = None
+        if not f.bare and not _value_on_label_line(f) and f.value == "NONE":
+            fix = _join_value(st.doc.text, f)
+        yield report(f, f"BaselineReconciliation must be `NONE` or a list of `SourceCycle`/`Request` "
+                        f"entries; {problem}.", fix=fix)
+
+
+def _repeated_none_fix(st, found) -> Optional[Fix]:
+    """Safe fix of `BaselineReconciliation`: `NONE` written more than once:
+    remove the later copies (each says the same, so nothing is lost), when
+    the first then stands on its own line.  Copies in the list form, or with
+    other values, get no fix ("do not infer entries or discard obligations")."""
+    if any(f.bare or f.value != "NONE" or not _value_on_label_line(f) for f in found):
+        return None
+    text = st.doc.text
+    edits = []
+    for f in found[1:]:
+        if _own_line(text, f):
+            ls = text.rfind("\n", 0, f.span.start) + 1
+            le = text.find("\n", f.span.end)
+            edits.append((ls, len(text) if le == -1 else le + 1))
+        else:
+            edits.append(_remove_field(text, f))
+    first = found[0]
+    ls = text.rfind("\n", 0, first.span.start) + 1
+    le = text.find("\n", first.span.end)
+    le = len(text) if le == -1 else le
+    rest = "".join(ch for i, ch in enumerate(text[ls:le], ls)
+                   if not (first.span.start <= i < first.span.end) and not any(a <= i < b for a, b in edits))
+    if rest.strip():
+        return None
+    return Fix(tuple(Edit(STATE_PATH, a, b, "") for a, b in edits), "safe",
+               "Remove the repeated `BaselineReconciliation`: `NONE`")
 
 
 def _list_entries(st):
@@ -801,14 +1148,17 @@ nonempty Markdown list with both required fields in each entry" and
 "`SourceCycle` is the cancelled source's exact cycle `Id` ... `Request` is
 that source's brief persisted request summary."
 
-**Fix safety.** Sometimes. An empty entry (a bare list marker, with
-neither field nor any other text) records nothing, so an unsafe fix removes
+**Fix safety.** Sometimes. A value re-wrapped onto the next line is put back
+on its label's line (safe: only the line break changes). An empty entry (a
+bare list marker, with neither field nor any other text) records nothing, so an unsafe fix removes
 its line; when every entry is empty, the fix writes
 `` `BaselineReconciliation`: `NONE` `` instead, since "An empty list is
 represented as `NONE`". Both are unsafe because the owner may have meant to
-fill the entry in. An entry with some content gets no fix: the missing ID or
-summary must come from the cancelled cycle's records, and "do not infer
-entries or discard obligations".
+fill the entry in. An entry holding only a `SourceCycle` that another,
+complete entry also holds is a partial copy of that source's entry ("It is
+the unique key"): an unsafe fix removes it. Any other entry with some content
+gets no fix: the missing ID or summary must come from the cancelled cycle's
+records, and "do not infer entries or discard obligations".
 """,
     fix="sometimes",
     bad_example="`BaselineReconciliation`:\n- `SourceCycle`: `change-cache-20260101T000000Z-0a1b2c3d`",
@@ -826,12 +1176,13 @@ def baseline_entry_incomplete(project):
             wrapped = [f for f in fields if f.name in ("SourceCycle", "Request") and not _value_on_label_line(f)]
             if wrapped:
                 yield report(wrapped[0], f"BaselineReconciliation entry needs `{wrapped[0].name}` with its value on the "
-                                         "same line (`` `Name`: `value` ``); here the value is on the next line.")
+                                         "same line (`` `Name`: `value` ``); here the value is on the next line.",
+                             fix=_join_value(st.doc.text, wrapped[0]))
                 continue
             have = sorted({f.name for f in fields if f.name in ("SourceCycle", "Request")})
             yield report(item, "BaselineReconciliation entry needs exactly one `SourceCycle` and one `Request`"
                                f" (it has {', '.join('`%s`' % h for h in have) or 'neither'}).",
-                         fix=_empty_entry_fix(st, entries, item))
+                         fix=_empty_entry_fix(st, entries, item) or _partial_copy_fix(st, entries, item, fields))
 
 
 def _item_lines(text: str, item: ListItem) -> Optional[tuple[int, int]]:
@@ -870,6 +1221,30 @@ def _empty_entry_fix(st, entries, item: ListItem) -> Optional[Fix]:
     if lines is None:
         return None
     return Fix((Edit(item.path, lines[0], lines[1], ""),), "unsafe", "Remove the empty entry")
+
+
+def _partial_copy_fix(st, entries, item: ListItem, fields) -> Optional[Fix]:
+    """Unsafe fix of an entry that holds only a `SourceCycle` another,
+    complete entry also holds: remove it.  `SourceCycle` "is the unique key",
+    so the complete entry is that source's entry and the partial copy adds
+    nothing to it; unsafe because the owner may have meant another source."""
+    if len(fields) != 1 or fields[0].name != "SourceCycle" or item.codes:
+        return None
+    src = fields[0]
+    if not src.value.strip() or not _value_on_label_line(src):
+        return None
+    text = st.doc.text
+    rest = text[item.span.start:src.span.start] + text[src.span.end:item.span.end]
+    if rest.strip() != item.marker:
+        return None
+    if not any(other is not item and (pair := _complete(of)) is not None and pair[0].value == src.value
+               for other, of in entries):
+        return None
+    lines = _item_lines(text, item)
+    if lines is None:
+        return None
+    return Fix((Edit(item.path, lines[0], lines[1], ""),), "unsafe",
+               f"Remove the partial entry for `{src.value}`; its complete entry stays")
 
 
 def _checked_entries(st):
@@ -1052,16 +1427,21 @@ def _handoff_values(st, name: str):
 one of `INITIAL`, `FORWARD`, `CHECKPOINT`, `FAILURE`, `RESUME`, `PROMOTE`,
 `USER_REWORK`, `NEW_CYCLE`, `SIGNOFF`, `CANCEL`, or `COMPLETION_CHANGE`."
 
-**Fix safety.** No fix: the kind records which transition happened.
+**Fix safety.** Sometimes: a value that is one kind misspelt (letter case,
+spaces or hyphens for underscores, one typo) is respelt (unsafe: the user
+confirms the transition). Otherwise no fix: the kind records which transition
+happened.
 """,
+    fix="sometimes",
     bad_example="`Kind`: `NEW CYCLE`",
     good_example="`Kind`: `NEW_CYCLE`",
     help="Set `Handoff.Kind` to the kind of the last transition (INITIAL, NEW_CYCLE, FORWARD, FAILURE, USER_REWORK, RESUME, CHECKPOINT, PROMOTE or COMPLETION_CHANGE).",
-    no_fix_reason="The kind records which transition happened.",
+    no_fix_reason="Unless the value is one kind misspelt, the kind records which transition happened.",
 )
 def handoff_kind_unknown(project):
     yield from _handoff_value_not_in(project, "Kind", HANDOFF_KINDS, "Handoff.Kind `{value}` is not a handoff kind; "
-                                     f"use one of {', '.join(HANDOFF_KINDS)}.")
+                                     f"use one of {', '.join(HANDOFF_KINDS)}.",
+                                     lambda st, f: meant_value(STATE_PATH, f, HANDOFF_KINDS))
 
 
 @rule(
@@ -1077,26 +1457,45 @@ def handoff_kind_unknown(project):
 "records the source state in `From`", and "Use `NONE` for inapplicable
 fields".
 
-**Fix safety.** No fix: the source state is a fact of the last transition.
+**Fix safety.** Sometimes (unsafe): when the handoff's kind and
+`WorkflowState` determine the source -- `INITIAL` from `NONE`, `SIGNOFF` from
+`AWAITING_USER_SIGNOFF`, a STANDARD `CHECKPOINT` from the other side of the
+Developer/Tester exchange, a `FORWARD` (without recovery frames) from the one
+state before `WorkflowState` on the cycle's route -- `From` is set to it.
+Unsafe: the kind or the state may be the wrong field. Otherwise a value that
+is one state misspelt is respelt (unsafe). Otherwise no fix: the source state
+is a fact of the last transition.
 """,
+    fix="sometimes",
     bad_example="`From`: `REVIEWING FINAL`",
     good_example="`From`: `REVIEWING_FINAL`",
     help="Set `Handoff.From` to the state the last transition left (or `NONE` for INITIAL).",
-    no_fix_reason="The source state is a fact of the last transition.",
+    no_fix_reason="Unless the handoff's kind and route determine it, the source state is a fact of the last transition.",
 )
 def handoff_from_unknown(project):
+    def fix(st, f):
+        if len(_fields(st, st.section("Handoff"), "From")) != 1:
+            return None
+        want = determined_from(project, st)
+        if want is None:
+            return meant_value(STATE_PATH, f, ("NONE",) + WORKFLOW_STATES)
+        return replace(STATE_PATH, f.value_span, want, safe=False,
+                       description=f"Set Handoff.From to `{want}`, the state the handoff's route determines")
+
     yield from _handoff_value_not_in(project, "From", ("NONE",) + WORKFLOW_STATES,
-                                     "Handoff.From `{value}` is not a workflow state (or NONE).")
+                                     "Handoff.From `{value}` is not a workflow state (or NONE).", fix)
 
 
-def _handoff_value_not_in(project, name: str, allowed, message: str):
-    """A finding at each `Handoff.<name>` value outside `allowed`."""
+def _handoff_value_not_in(project, name: str, allowed, message: str, fix=None):
+    """A finding at each `Handoff.<name>` value outside `allowed`;
+    ``fix(st, field)`` makes its fix."""
     st = _state(project)
     if st is None:
         return
     for f in _handoff_values(st, name):
         if f.value not in allowed:
-            yield report((STATE_PATH, f.value_span), message.format(value=f.value))
+            yield report((STATE_PATH, f.value_span), message.format(value=f.value),
+                         fix(st, f) if fix is not None else None)
 
 
 @rule(
@@ -1113,16 +1512,29 @@ types (`SCOPING`, `ARCHITECTURE`, `PROJECT_CONTEXT`, `IMPLEMENTATION`,
 **Why.** PROTOCOL.md, Failure Types lists the types; Workflow State Reference:
 "Use `NONE` for inapplicable fields."
 
-**Fix safety.** No fix: the type decides who owns the correction.
+**Fix safety.** Sometimes (unsafe): a handoff kind other than `FAILURE` and
+`USER_REWORK` routes no failure, so its `FailureType` is set to `NONE`; for
+those two, a value that is one type misspelt is respelt. Unsafe: the kind may
+be the wrong field. Otherwise no fix: the type decides who owns the
+correction.
 """,
+    fix="sometimes",
     bad_example="`FailureType`: `TODO`",
     good_example="`FailureType`: `NONE`",
     help="Set `Handoff.FailureType` to the failure type being routed, or `NONE`.",
-    no_fix_reason="The type decides who owns the correction.",
+    no_fix_reason="Unless the handoff kind routes no failure or the value is one type misspelt, the type decides who owns the correction.",
 )
 def handoff_failure_type_unknown(project):
+    def fix(st, f):
+        kind = _value(st, st.section("Handoff"), "Kind")
+        if len(_fields(st, st.section("Handoff"), "FailureType")) == 1 and _determined_value(
+                st, "Handoff", "FailureType") == "NONE" and kind is not None:
+            return replace(STATE_PATH, f.value_span, "NONE", safe=False,
+                           description=f"Set Handoff.FailureType to `NONE`: a {kind} handoff routes no failure")
+        return meant_value(STATE_PATH, f, ("NONE",) + FAILURE_TYPES)
+
     yield from _handoff_value_not_in(project, "FailureType", ("NONE",) + FAILURE_TYPES,
-                                     "Handoff.FailureType `{value}` is not a failure type (or NONE).")
+                                     "Handoff.FailureType `{value}` is not a failure type (or NONE).", fix)
 
 
 @rule(
@@ -1142,7 +1554,9 @@ transition ambiguous; every rule that routes by the handoff reads the first
 one, as the framework's checker does.
 
 **Fix safety.** Safe when the copies hold the same value (the repeat is
-removed); otherwise no fix.
+removed). For `From` copies that differ, when the handoff's kind and
+`WorkflowState` determine the source (as for SL221) and one copy holds it,
+the other copies are removed (unsafe). Otherwise no fix.
 """,
     fix="sometimes",
     beyond_checker=True,
@@ -1165,6 +1579,8 @@ def handoff_field_repeated(project):
         if len({f.value for f in found}) == 1:
             fix = Fix(tuple(Edit(STATE_PATH, *_remove_field(text, f), "") for f in found[1:]), "safe",
                       f"Remove the repeated `{name}`")
+        elif name == "From":
+            fix = _keep_determined(text, found, determined_from(project, st))
         shown = ", ".join(f"`{v}`" for v in dict.fromkeys(f.value for f in found))
         yield report(found[1], f"Handoff.{name} occurs {len(found)} times ({shown}); it must occur once.", fix=fix)
 

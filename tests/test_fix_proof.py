@@ -15,8 +15,9 @@ case's tree is written to a temporary folder and fixed in-process with
   before (REVEALING: a STATE.md section heading `## recovery` -> `## Recovery`,
   an enumerated value `<false>` -> `false`, an Active Work path now naming
   this cycle's record, a record moved to its fixed path (SL635, and SL930
-  carrying the same move), an `Active Work.Id`
-  respelt to the ID its records name): what the rules then
+  carrying the same move), an `Active Work.Id` respelt to the ID its records
+  name, a BaselineReconciliation list whose last incomplete entry is
+  removed): what the rules then
   find in the newly read part is a first report, not the fix's doing.  Those
   are counted as "revealed", except a finding of the revealing fix's own code
   when no other revealing fix applied, which is always a bug;
@@ -53,8 +54,14 @@ CHUNK = 150
 # the type sits elsewhere carries SL635's fix, the same move; whichever of
 # the two findings the fixer applies it for, the moved record is then read
 # at its fixed path for the first time (its Status, say: SL931).
-REVEALING = frozenset({"SL120", "SL121", "SL201", "SL202", "SL203", "SL223", "SL260", "SL501", "SL502",
-                       "SL635", "SL640", "SL641", "SL642", "SL643", "SL644", "SL930"})
+# SL212: the BaselineReconciliation rules check the sources (SL213-SL215, and
+# the cycle-mode rules the list) only when every entry is complete, as the
+# checker does; removing an empty entry or a partial copy of a complete one
+# makes the list readable, so its sources are checked for the first time.
+# SL220: a handoff kind respelt (`RESUMES` -> `RESUME`), like SL203's
+# enumerated values: the rules that route by the kind read it for the first time.
+REVEALING = frozenset({"SL120", "SL121", "SL201", "SL202", "SL203", "SL212", "SL220", "SL223", "SL260", "SL501",
+                       "SL502", "SL635", "SL640", "SL641", "SL642", "SL643", "SL644", "SL930"})
 # A DOCUMENTATION rule and its general twin quote the same protocol sentence
 # for different cycle modes: a fix that changes the mode moves the finding
 # from one to the other; it is the same finding.

@@ -235,12 +235,56 @@ def test_sl212_only_empty_entries_become_none(tmp_path):
 
 
 def test_sl212_no_fix_for_an_entry_with_content(tmp_path):
-    st = baseline_state(f"{ENTRY}- `SourceCycle`: `{OTHER}`\n- cancelled cache work\n")
+    third = "drop-cache-20260102T000000Z-1b2c3d4e"  # no other entry holds this source
+    st = baseline_state(f"{ENTRY}- `SourceCycle`: `{third}`\n- cancelled cache work\n")
     root = tree(tmp_path, {}, st=st)
     found = findings(root, "SL212")
     assert len(found) == 2 and all(f.fix is None for f in found)
     fix_project(str(root), use_git=False, unsafe=True)
     assert read(root, STATE_PATH) == st
+
+
+def test_sl212_partial_copy_of_a_complete_entry_is_removed(tmp_path):
+    for entries in (f"- `SourceCycle`: `{OTHER}`\n{ENTRY}", f"{ENTRY}- `SourceCycle`: `{OTHER}`\n"):
+        st = baseline_state(entries)
+        root = tree(tmp_path, {}, st=st)
+        (found,) = findings(root, "SL212")
+        assert found.fix is not None and found.fix.applicability == "unsafe"
+        report, _ = fix_project(str(root), use_git=False, unsafe=True)
+        assert fixed_codes(report) == ["SL212"]
+        assert read(root, STATE_PATH) == baseline_state(ENTRY)
+        assert [f for f in lint(str(root), use_git=False).findings if f.code.startswith("SL21")] == []
+        assert_second_run_is_idle(root, unsafe=True)
+
+
+def test_sl212_no_fix_when_the_copy_holds_more_than_the_key(tmp_path):
+    st = baseline_state(f"- `SourceCycle`: `{OTHER}` (cache rework)\n{ENTRY}")
+    root = tree(tmp_path, {}, st=st)
+    (found,) = findings(root, "SL212")
+    assert found.fix is None
+
+
+# -- SL211: BaselineReconciliation NONE written twice -----------------------------
+
+
+def test_sl211_repeated_none_is_removed_safely(tmp_path):
+    for twice in ("`BaselineReconciliation`: `NONE` `BaselineReconciliation`: `NONE`",
+                  "`BaselineReconciliation`: `NONE`\n`BaselineReconciliation`: `NONE`"):
+        root = tree(tmp_path, {}, st=state(baseline=twice))
+        (found,) = findings(root, "SL211")
+        assert found.fix is not None and found.fix.applicability == "safe"
+        fix_project(str(root), use_git=False)
+        assert read(root, STATE_PATH) == state()
+        assert findings(root, "SL211") == []
+        assert_second_run_is_idle(root, unsafe=True)
+
+
+def test_sl211_no_fix_for_a_repeat_with_another_value_or_list(tmp_path):
+    for twice in ("`BaselineReconciliation`: `NONE` `BaselineReconciliation`: `[]`",
+                  f"`BaselineReconciliation`: `NONE`\n`BaselineReconciliation`:\n{ENTRY}"):
+        root = tree(tmp_path, {}, st=state(baseline=twice))
+        (found,) = findings(root, "SL211")
+        assert found.fix is None
 
 
 # -- SL635 / SL642: a plan away from its fixed path moves there ------------------
