@@ -1089,6 +1089,19 @@ def _partial_gaps(ctx: Context, r, purpose: Optional[str] = "") -> Optional[list
     return [i for i in ctx.scope.current if i not in covered]
 
 
+def partial_gaps_for(project, path: str, purpose: Optional[str]) -> bool:
+    """Whether the verification report at *path*, with *purpose* as its
+    `Assessment Purpose`, would be a partial assessment missing a current
+    condition (SL722): for fixes elsewhere that would change the purpose."""
+    ctx = analysis(project)
+    if not _traced(ctx):
+        return False
+    for r in ctx.records:
+        if r.path == path:
+            return bool(_partial_gaps(ctx, r, purpose))
+    return False
+
+
 def _gaps_of(ctx: Context, path: str) -> Optional[list[str]]:
     """The current IDs the design or record at *path* does not account for,
     under whichever coverage obligation holds it (None when none does)."""

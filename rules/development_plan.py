@@ -678,9 +678,12 @@ def current_increment_defined(project):
         return
     if POSITIVE_RE.match(v) and plan.increment(int(v)) is not None:
         return
+    # The cadence or a COMPLETE plan fixes the value NONE outright (SL805, SL806).
+    fix = _current_increment_none_fix(plan) if plan.cadence == "AFTER_IMPLEMENTATION" or plan.status == "COMPLETE" else None
     yield report(
         (plan.path, f.value_span),
         f"`Current Increment` {v} has no `### Increment {v}` entry under Verification Increments.",
+        fix,
     )
 
 
@@ -712,16 +715,22 @@ def after_implementation_current_increment(project):
 
 
 def _current_increment_must_be_none(plan, because: str):
-    from standards_lint.rule import replace
-
     f = one_field(plan.header, "Current Increment")
     if f is None or f.value.strip() == "NONE":
         return
     yield report(
         (plan.path, f.value_span),
         f"{because}, so `Current Increment` must be `NONE`, not `{f.value}`.",
-        fix=replace(plan.path, f.value_span, "NONE", description="Set Current Increment to NONE"),
+        fix=_current_increment_none_fix(plan),
     )
+
+
+def _current_increment_none_fix(plan) -> Optional[Fix]:
+    """Set the plan's one `Current Increment` to NONE."""
+    f = one_field(plan.header, "Current Increment")
+    if f is None or f.value.strip() == "NONE":
+        return None
+    return replace(plan.path, f.value_span, "NONE", description="Set Current Increment to NONE")
 
 
 @rule(
@@ -777,7 +786,22 @@ def expedited_cadence(project):
     if plan.cadence == "AFTER_IMPLEMENTATION":
         return
     found = fields(plan.header, "Verification Cadence")
-    yield report(field_anchor(plan.doc, found[0] if found else None), "This is an EXPEDITED cycle, which supports only `Verification Cadence`: `AFTER_IMPLEMENTATION`.")
+    fix = None
+    # No INCREMENTAL request is pending (which would authorize promotion):
+    # the cycle's mode leaves one cadence, and it clears Current Increment
+    # (user-decisions.md, Switch verification cadence, step 5).
+    if len(found) == 1 and found[0].value.strip() and st.aw("PendingVerificationCadence") in ("NONE", "AFTER_IMPLEMENTATION"):
+        edits = [Edit(plan.path, found[0].value_span.start, found[0].value_span.end, "AFTER_IMPLEMENTATION")]
+        clear = _current_increment_none_fix(plan)
+        if clear is not None:
+            edits.extend(clear.edits)
+        elif fields(plan.header, "Current Increment") and one_field(plan.header, "Current Increment") is None:
+            edits = []  # a repeated or empty Current Increment: SL801's; which value is meant is unknown
+        if edits:
+            fix = Fix(tuple(edits), "unsafe",
+                      "Set `Verification Cadence` to AFTER_IMPLEMENTATION, the only one EXPEDITED supports"
+                      + (", and `Current Increment` to NONE" if len(edits) > 1 else ""))
+    yield report(field_anchor(plan.doc, found[0] if found else None), "This is an EXPEDITED cycle, which supports only `Verification Cadence`: `AFTER_IMPLEMENTATION`.", fix)
 
 
 # ---------------------------------------------------------------------------
@@ -816,16 +840,36 @@ def step_status_value(project):
         if found:
             msg = f"{s.id} has Status `{found[0].value}`; a step's Status must be PENDING, IN_PROGRESS or DONE."
             where = (plan.path, found[0].value_span)
-            fix = None
-            # Only the spelling is off (`done`, `<DONE>`): the value is meant.
-            meant = found[0].value.strip().strip("<>").strip().upper().replace(" ", "_")
-            if len(found) == 1 and meant in ("PENDING", "IN_PROGRESS", "DONE"):
-                fix = replace(plan.path, found[0].value_span, meant, description=f"Spell the Status `{meant}`")
+            fix = _step_status_fix(plan, s)
         else:
             msg = f"{s.id} has no `Status` field; give it one: PENDING, IN_PROGRESS or DONE."
             where = s.container.heading
             fix = None
         yield report(where, msg, fix)
+
+
+# The plan's word for a finished plan, written on a step: the step is DONE
+# (a step's states are PENDING, IN_PROGRESS and DONE; Developer template).
+_PLAN_WORDS = {"COMPLETE": "DONE", "COMPLETED": "DONE"}
+
+
+def _step_status_fix(plan, s: Step) -> Optional[Fix]:
+    """Respell a step's one Status whose value is meant: one of the three
+    in another letter case or inside the template's angle brackets (`done`,
+    `<DONE>`; safe), or the plan state `COMPLETE` (unsafe: DONE)."""
+    found = fields(s.container, "Status")
+    if len(found) != 1:
+        return None
+    meant = found[0].value.strip().strip("<>").strip().upper().replace(" ", "_").replace("-", "_")
+    if meant in STEP_STATUSES:
+        if meant == found[0].value:
+            return None
+        return replace(plan.path, found[0].value_span, meant, description=f"Spell the Status `{meant}`")
+    if meant in _PLAN_WORDS:
+        new = _PLAN_WORDS[meant]
+        return replace(plan.path, found[0].value_span, new, safe=False,
+                       description=f"Set the step's Status to `{new}` (`{found[0].value}` is a plan state)")
+    return None
 
 
 @rule(
@@ -1002,7 +1046,11 @@ def complete_plan_unfinished_step(project):
     for s in plan.steps:
         if not s.done:
             where = (plan.path, s.status_field.value_span) if s.status_field is not None else s.container.heading
-            yield report(where, f"The plan is COMPLETE but {s.id} is not DONE.")
+            # A Status that only spells DONE otherwise (`done`, `COMPLETE`) is the step's own fix.
+            fix = _step_status_fix(plan, s)
+            if fix is not None and fix.edits[0].replacement != "DONE":
+                fix = None
+            yield report(where, f"The plan is COMPLETE but {s.id} is not DONE.", fix)
 
 
 @rule(

@@ -11,6 +11,7 @@ import re
 from typing import Optional
 
 from standards_lint.ast import Document
+from standards_lint.findings import Edit, Fix
 from standards_lint.holding import holding, tester_record_relaxed
 from standards_lint.protocol import record_path
 from standards_lint.rule import module_rules, report, rule
@@ -85,6 +86,59 @@ def increment_rows(doc: Document) -> list[tuple[int, str, int]]:
 
 def _report_status(doc: Document) -> Optional[str]:
     return value_of(doc.header, "Status")
+
+
+def assigned_assessment(project, doc: Document) -> Optional[tuple[str, str]]:
+    """(purpose, target) that STATE.md fixes for Tester's report in TESTING:
+    `FULL`/`NONE` for full verification after a handoff that is no
+    checkpoint, `INCREMENT`/`Increment N` after a valid CHECKPOINT from
+    DEVELOPING naming an increment the plan defines (Checkpoint Handoffs;
+    Full Verification Boundary).  None when the Handoff section is not
+    readable, for a correction or a restored assignment, or when the other
+    purpose would raise what the report does not have now (a COMPLETE
+    report is FULL; an increment assessment lists every current condition)."""
+    st = project.state
+    if st is None or st.workflow_state != "TESTING" or st.handoff is None or not st.ho("Kind"):
+        return None
+    plan = load_plan(project)
+    a = tester_assignment(project, plan, doc)
+    if a is None or a.restored or a.scoped:
+        return None
+    if a.kind == "FULL":
+        if st.ho("Kind") == "CHECKPOINT":
+            return None  # an invalid checkpoint: which half of the handoff is wrong is unknown
+        return ("FULL", "NONE")
+    if a.kind == "INCREMENT":
+        m = _INCREMENT_TARGET_RE.match(a.target or "")
+        if not m or plan is None or plan.increment(int(m.group(1))) is None:
+            return None
+        if _report_status(doc) == "COMPLETE":
+            return None
+        from standards_lint.rules.acceptance import partial_gaps_for
+
+        if partial_gaps_for(project, doc.path, "INCREMENT"):
+            return None
+        return ("INCREMENT", a.target)
+    return None
+
+
+def _assignment_fix(project, doc: Document):
+    """Set `Assessment Purpose` and `Assessment Target` (each written once)
+    to what the assignment fixes (:func:`assigned_assessment`)."""
+    want = assigned_assessment(project, doc)
+    if want is None:
+        return None
+    edits = []
+    for name, value in zip(("Assessment Purpose", "Assessment Target"), want):
+        found = fields(doc.header, name)
+        if len(found) != 1 or not found[0].value.strip():
+            return None
+        if found[0].value != value:
+            edits.append(Edit(doc.path, found[0].value_span.start, found[0].value_span.end, value))
+    if not edits:
+        return None
+    return Fix(tuple(edits), "unsafe", f"Record Tester's assignment: `Assessment Purpose`: `{want[0]}` and "
+                                       f"`Assessment Target`: `{want[1]}`")
 
 
 # ---------------------------------------------------------------------------
@@ -172,7 +226,8 @@ def full_assessment_target(project):
         return
     t = _target(doc)
     if t is not None and t != "NONE":
-        yield report(_where(doc, "Assessment Target"), f"A FULL assessment needs `Assessment Target`: `NONE`, not `{t}`.")
+        yield report(_where(doc, "Assessment Target"), f"A FULL assessment needs `Assessment Target`: `NONE`, not `{t}`.",
+                     _assignment_fix(project, doc))
 
 
 @rule(
@@ -246,7 +301,8 @@ def full_verification_purpose(project):
     if p is None or t is None:
         return
     if p != "FULL" or t != "NONE":
-        yield report(_where(doc, "Assessment Purpose"), f"Tester's assignment is full verification, so the report needs `Assessment Purpose`: `FULL` and `Assessment Target`: `NONE` (it has `{p}` / `{t}`).")
+        yield report(_where(doc, "Assessment Purpose"), f"Tester's assignment is full verification, so the report needs `Assessment Purpose`: `FULL` and `Assessment Target`: `NONE` (it has `{p}` / `{t}`).",
+                     _assignment_fix(project, doc))
 
 
 @rule(
@@ -287,7 +343,8 @@ def checkpoint_assessment_target(project):
         return
     if _purpose(doc) == "INCREMENT" and _target(doc) == f"Increment {n}":
         return
-    yield report(_where(doc, "Assessment Target"), f"The checkpoint assigns Increment {n}; the report needs `Assessment Purpose`: `INCREMENT` and `Assessment Target`: `Increment {n}`.")
+    yield report(_where(doc, "Assessment Target"), f"The checkpoint assigns Increment {n}; the report needs `Assessment Purpose`: `INCREMENT` and `Assessment Target`: `Increment {n}`.",
+                 _assignment_fix(project, doc))
 
 
 @rule(
