@@ -407,13 +407,21 @@ mention does not define a condition, and `check` reports an identifier the
 scope mentions without defining. This applies to a reused project scope
 document too."
 
-**Fix safety.** No fix: only Scoper can say whether the mention is a
-condition to define, a typo, or stale text.
+**Fix safety.** Sometimes (unsafe): when exactly one line of the scope leads with the
+identifier (a table row `| AC-001 | text |`, a heading, a plain line, or a
+list item without its colon) and states a condition after it, that line is
+rewritten into the form the protocol fixes, ``- `AC-001`: text``, keeping its
+text. No fix for a mention inside a sentence, for several such lines, or when
+defining the condition would raise a coverage finding the tree does not have
+yet (a design or completed record that would then have to account for it):
+only Scoper can say whether the mention is a condition, a typo, or stale
+text.
 """,
     bad_example="| `AC-001` | Users can search by name. |",
     good_example="- `AC-001`: Users can search by name.",
+    fix="sometimes",
     help="Define the condition as a list item starting with its ID (`- `AC-001`: ...`), or remove the stray mention.",
-    no_fix_reason="Only Scoper can say whether the mention is a condition to define, a typo, or stale text.",
+    no_fix_reason="A mention inside a sentence, several leading lines, or a definition that would raise new coverage findings: only Scoper can say whether it is a condition to define, a typo, or stale text.",
 )
 def acceptance_condition_not_defined(project):
     ctx = analysis(project)
@@ -544,13 +552,16 @@ obligations "as one or more acceptance conditions with stable, unique
 `AC-NNN` identifiers for the active cycle." Two conditions with one ID make
 every downstream reference ambiguous.
 
-**Fix safety.** No fix: give one of the conditions a new ID with
+**Fix safety.** Sometimes (safe): later list items that are exact copies of the first
+definition (with their continuation lines) are removed, nothing is lost.
+Differing texts have no fix: give one of the conditions a new ID with
 `node .standards/bin/id.mjs next AC <scope>`, or merge them.
 """,
     bad_example="- `AC-001`: Users can search by name.\n- `AC-001`: Results are sorted.",
     good_example="- `AC-001`: Users can search by name.\n- `AC-002`: Results are sorted.",
+    fix="sometimes",
     help="Give one of the conditions a new ID with `node .standards/bin/id.mjs next AC <scope>`, or merge them.",
-    no_fix_reason="Give one of the conditions a new ID with `node .standards/bin/id.mjs next AC <scope>`, or merge them.",
+    no_fix_reason="Copies with different texts: which wording is meant is Scoper's call (give one a new ID, or merge them).",
 )
 def acceptance_id_defined_twice(project):
     yield from _acceptance_id_defined_twice(analysis(project))
@@ -843,13 +854,19 @@ coverage, work, and evidence references the same current IDs; downstream
 roles do not invent substitute requirement IDs", and rule 4: "Downstream
 roles reference IDs but do not redefine intent."
 
-**Fix safety.** No fix: the reference may be a typo, a stale ID or a
+**Fix safety.** Sometimes (unsafe). A mention of an ID the scope mentions without
+defining carries SL701's fix (the scope line rewritten into a definition),
+when that fix exists. In a design or record held to account for every current
+condition that mentions exactly one unknown ID and misses exactly one current
+condition, the unknown ID is respelt as the missing one (a miscopied
+reference). Otherwise no fix: the reference may be a typo, a stale ID or a
 condition the scope still lacks.
 """,
     bad_example="| AC-009 | test/search.test.js | passed |   (the scope defines AC-001 and AC-002)",
     good_example="| AC-001 | test/search.test.js | passed |",
+    fix="sometimes",
     help="Reference only conditions the scope defines: correct the ID, or have the scope define the condition.",
-    no_fix_reason="The reference may be a typo, a stale ID or a condition the scope still lacks.",
+    no_fix_reason="Anything but one unknown ID and one missing condition in the same file: the reference may be a typo, a stale ID or a condition the scope still lacks.",
 )
 def undefined_acceptance_reference(project):
     ctx = analysis(project)
@@ -898,12 +915,16 @@ no-architectural-impact disposition"; Documentation Cycle Contract:
 "Architect accounts for each acceptance condition with relevant technical
 coverage or an explicit no-architectural-impact disposition".
 
-**Fix safety.** No fix: the coverage is Architect's design decision.
+**Fix safety.** Sometimes (unsafe): when the design mentions exactly one ID the scope
+never mentions and misses exactly this one condition, the unknown ID is
+respelt as it (SL710 carries the same fix). Otherwise no fix: the coverage is
+Architect's design decision.
 """,
     bad_example="## Acceptance Coverage\n\n- `AC-001`: Name index.   (the scope also defines AC-002)",
     good_example="## Acceptance Coverage\n\n- `AC-001`: Name index.\n- `AC-002`: No architectural impact; Documenter owns it.",
+    fix="sometimes",
     help='Account for the condition in the design, or state "No architectural impact" for it.',
-    no_fix_reason="The coverage is Architect's design decision.",
+    no_fix_reason="The coverage is Architect's design decision; only a single miscopied ID is respelt.",
 )
 def design_acceptance_coverage(project):
     yield from _design_acceptance_coverage(analysis(project))
@@ -984,12 +1005,16 @@ artifact whose completion contract requires accounting for every current
 ID"; the review, documentation and synchronization templates each say to
 account for every current AC.
 
-**Fix safety.** No fix: the owning role must assess the missing condition.
+**Fix safety.** Sometimes (unsafe): when the record mentions exactly one ID the scope
+never mentions (a verification report, in its Acceptance Evidence) and misses
+exactly this one condition, the unknown ID is respelt as it. Otherwise no
+fix: the owning role must assess the missing condition.
 """,
     bad_example="`Status`: `COMPLETE`\n\n## Acceptance Evidence\n\n| AC-001 | test/search.test.js | passed |   (the scope also defines AC-002)",
     good_example="`Status`: `COMPLETE`\n\n## Acceptance Evidence\n\n| AC-001 | test/search.test.js | passed |\n| AC-002 | pending Documenter | pending |",
+    fix="sometimes",
     help="Assess the missing acceptance condition in the record before it is COMPLETE.",
-    no_fix_reason="The owning role must assess the missing condition.",
+    no_fix_reason="The owning role must assess the missing condition; only a single miscopied ID is respelt.",
 )
 def complete_record_acceptance_coverage(project):
     yield from _complete_record_acceptance_coverage(analysis(project))
@@ -1041,12 +1066,16 @@ implementation are not verification evidence and must be resolved under the
 same ID." An increment assessment still lists every current ID, with the
 not-yet-implemented ones as `AWAITING_IMPLEMENTATION`.
 
-**Fix safety.** No fix: Tester records the disposition.
+**Fix safety.** Sometimes (unsafe): when the report's Acceptance Evidence mentions
+exactly one ID the scope never mentions and misses exactly this one
+condition, the unknown ID is respelt as it. Otherwise no fix: Tester records
+the disposition.
 """,
     bad_example="`Assessment Purpose`: `INCREMENT`\n\n## Acceptance Evidence\n\n| AC-001 | test/search.test.js | passed |",
     good_example="`Assessment Purpose`: `INCREMENT`\n\n## Acceptance Evidence\n\n| AC-001 | test/search.test.js | passed |\n| AC-004 | DEV-002 | AWAITING_IMPLEMENTATION |",
+    fix="sometimes",
     help="Record the increment assessment's disposition for every current acceptance condition.",
-    no_fix_reason="Tester records the disposition.",
+    no_fix_reason="Tester records the disposition; only a single miscopied ID is respelt.",
 )
 def partial_assessment_acceptance_coverage(project):
     yield from _partial_assessment_acceptance_coverage(analysis(project))
@@ -1174,13 +1203,18 @@ fabricate Scoper-owned acceptance conditions or substitute identifiers."
 protocol/expedited.md, Expedited Cycle Contract: "Scope-level acceptance
 traceability does not apply."
 
-**Fix safety.** No fix: describe the work against `Active Work.Request`
-instead, or promote the cycle.
+**Fix safety.** Sometimes (unsafe): in a development plan whose every AC mention is a
+build step's `Acceptance` value listing only AC IDs, those values become
+`EXPEDITED_REQUEST` (Developer template: "In `EXPEDITED`, use
+`EXPEDITED_REQUEST` rather than fabricating acceptance IDs"). Otherwise no
+fix: describe the work against `Active Work.Request` instead, or promote the
+cycle.
 """,
     bad_example="### DEV-001 — Search endpoint\n\n`Status`: `DONE` `Depends On`: `NONE`\n`Acceptance`: `AC-001`",
     good_example="### DEV-001 — Search endpoint\n\n`Status`: `DONE` `Depends On`: `NONE`",
+    fix="sometimes",
     help="Describe the work against `Active Work.Request` instead of AC IDs, or promote the cycle.",
-    no_fix_reason="Describe the work against `Active Work.Request` instead, or promote the cycle.",
+    no_fix_reason="Mentions outside the plan steps' `Acceptance` values: describe the work against `Active Work.Request` instead, or promote the cycle.",
 )
 def expedited_acceptance_ids(project):
     ctx = analysis(project)

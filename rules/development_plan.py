@@ -660,11 +660,16 @@ def current_increment_value(project):
 > number or `NONE` [...] Every checkpoint requires a defined increment.
 > (PROTOCOL.md, Testable Increments)
 
-**Fix safety.** No fix.""",
+**Fix safety.** Sometimes (safe): with `AFTER_IMPLEMENTATION` cadence or a `COMPLETE`
+plan, the protocol fixes `Current Increment: NONE` (SL805, SL806 carry the
+same fix). Otherwise no fix: whether the entry or the number is wrong is the
+Developer's call.
+""",
     bad_example="`Current Increment`: `3`\n\n## Verification Increments\n\n### Increment 1",
     good_example="`Current Increment`: `1`\n\n## Verification Increments\n\n### Increment 1",
+    fix="sometimes",
     help="Add the `### Increment N` entry, or set `Current Increment` to an increment the plan defines.",
-    no_fix_reason="Whether the entry or the number is wrong is the Developer's call.",
+    no_fix_reason="With INCREMENTAL cadence, whether the entry or the number is wrong is the Developer's call.",
 )
 def current_increment_defined(project):
     plan = load_plan(project)
@@ -771,12 +776,19 @@ def complete_plan_current_increment(project):
 **Why.**
 > `EXPEDITED` supports only `AFTER_IMPLEMENTATION`. (PROTOCOL.md, Verification Cadence)
 
-**Fix safety.** No fix: an incremental request needs promotion to STANDARD first
-(user-decisions.md, Switch verification cadence).""",
+**Fix safety.** Sometimes (unsafe): with no `INCREMENTAL` request pending in
+`Active Work.PendingVerificationCadence` (which would authorize promotion),
+the cadence is set to `AFTER_IMPLEMENTATION`, the only one the mode supports,
+and `Current Increment` to `NONE` (user-decisions.md, Switch verification
+cadence, step 5). No fix for a missing or repeated field, or while an
+incremental request is pending: that request needs promotion to STANDARD
+first.
+""",
     bad_example="`CycleMode`: `EXPEDITED` ... plan: `Verification Cadence`: `INCREMENTAL`",
     good_example="`CycleMode`: `EXPEDITED` ... plan: `Verification Cadence`: `AFTER_IMPLEMENTATION`",
+    fix="sometimes",
     help="Use `Verification Cadence`: `AFTER_IMPLEMENTATION`, or promote the cycle to STANDARD first.",
-    no_fix_reason="An incremental request needs promotion to STANDARD first (user-decisions.md, Switch verification cadence).",
+    no_fix_reason="A missing or repeated field, or a pending INCREMENTAL request: that request needs promotion to STANDARD first (user-decisions.md, Switch verification cadence).",
 )
 def expedited_cadence(project):
     plan = load_plan(project)
@@ -822,7 +834,10 @@ the active plan: present once, and one of `PENDING`, `IN_PROGRESS`, `DONE`.
 `` `Status`: `PENDING | IN_PROGRESS | DONE` ``; the checkpoint and completion gates
 (Checkpoint Handoffs, Full Verification Boundary) are defined on steps being `DONE`.
 
-**Fix safety.** Sometimes (safe): a status that is one of the three in another letter case or inside the template's angle brackets (`done`, `<DONE>`) is respelt. Otherwise no fix.""",
+**Fix safety.** Sometimes: a status that is one of the three in another letter case or
+inside the template's angle brackets (`done`, `<DONE>`) is respelt (safe); the
+plan state `COMPLETE` on a step becomes `DONE` (unsafe). Otherwise no fix.
+""",
     bad_example="### DEV-002 — Search box\n\n`Status`: `WAITING` `Depends On`: `DEV-001`",
     good_example="### DEV-002 — Search box\n\n`Status`: `PENDING` `Depends On`: `DEV-001`",
     fix="sometimes",
@@ -1033,9 +1048,14 @@ def step_dependency_loop(project):
 **Why.** The Developer template: "`COMPLETE` means every current approved step is `DONE`
 and Developer's completion gate otherwise passes." (See also Full Verification Boundary.)
 
-**Fix safety.** No fix: either finish the step or reopen the plan.""",
+**Fix safety.** Sometimes: a step whose Status spells DONE otherwise (`done`, or the
+plan state `COMPLETE`) carries SL810's respelling (safe for a spelling,
+unsafe for `COMPLETE`). Otherwise no fix: either finish the step or reopen
+the plan.
+""",
     bad_example="`Status`: `COMPLETE` ...\n\n### DEV-002\n\n`Status`: `PENDING` `Depends On`: `DEV-001`",
     good_example="`Status`: `COMPLETE` ...\n\n### DEV-002\n\n`Status`: `DONE` `Depends On`: `DEV-001`",
+    fix="sometimes",
     help="Finish the step (DONE), or reopen the plan.",
     no_fix_reason="Either finish the step or reopen the plan.",
 )

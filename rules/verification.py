@@ -214,11 +214,18 @@ def assessment_purpose_value(project):
 contract; target `NONE`." and Full Verification Boundary: "with
 `Assessment Purpose: FULL` and `Assessment Target: NONE`".
 
-**Fix safety.** No fix: the purpose may be the wrong half.""",
+**Fix safety.** Sometimes (unsafe): in `TESTING` with a readable Handoff, Tester's
+assignment fixes both values: `FULL`/`NONE` after a handoff that is no
+checkpoint, `INCREMENT`/`Increment N` after a valid checkpoint naming an
+increment the plan defines (not for a `COMPLETE` report, nor when the
+increment assessment would then miss a current condition). Otherwise no fix:
+the purpose may be the wrong half.
+""",
     bad_example="`Assessment Purpose`: `FULL` `Assessment Target`: `Increment 1`",
     good_example="`Assessment Purpose`: `FULL` `Assessment Target`: `NONE`",
+    fix="sometimes",
     help="Set `Assessment Target` to `NONE` for a FULL assessment, or correct the purpose.",
-    no_fix_reason="The purpose may be the wrong half.",
+    no_fix_reason="Outside TESTING, without a readable Handoff, for a correction or restored assignment, or an invalid checkpoint: the purpose may be the wrong half.",
 )
 def full_assessment_target(project):
     doc = load_report(project)
@@ -282,11 +289,18 @@ A `CHECKPOINT` is only an increment assignment when it is valid: "With effective
 `INCREMENTAL` and no active recovery, `CHECKPOINT` permits only `DEVELOPING -> TESTING`
 and `TESTING -> DEVELOPING`" (Checkpoint Handoffs).
 
-**Fix safety.** No fix.""",
+**Fix safety.** Sometimes (unsafe): in `TESTING` with a readable Handoff, Tester's
+assignment fixes both values: `FULL`/`NONE` after a handoff that is no
+checkpoint, `INCREMENT`/`Increment N` after a valid checkpoint naming an
+increment the plan defines (not for a `COMPLETE` report, nor when the
+increment assessment would then miss a current condition). Otherwise no fix:
+the report may belong to another assignment; the Tester confirms.
+""",
     bad_example="`WorkflowState`: `TESTING` (after FORWARD) ... report: `Assessment Purpose`: `INCREMENT`",
     good_example="`WorkflowState`: `TESTING` (after FORWARD) ... report: `Assessment Purpose`: `FULL` `Assessment Target`: `NONE`",
+    fix="sometimes",
     help="Record `Assessment Purpose`: `FULL` and `Assessment Target`: `NONE` for full verification.",
-    no_fix_reason="The report may belong to another assignment; the Tester confirms.",
+    no_fix_reason="Outside TESTING, without a readable Handoff, for a correction or restored assignment, or an invalid checkpoint: the report may belong to another assignment; the Tester confirms.",
 )
 def full_verification_purpose(project):
     if tester_record_relaxed(project):
@@ -320,11 +334,18 @@ not `Increment N`.
 > records `Assessment Purpose: INCREMENT` and `Assessment Target: Increment N`
 > (PROTOCOL.md, Checkpoint Handoffs)
 
-**Fix safety.** No fix.""",
+**Fix safety.** Sometimes (unsafe): in `TESTING` with a readable Handoff, Tester's
+assignment fixes both values: `FULL`/`NONE` after a handoff that is no
+checkpoint, `INCREMENT`/`Increment N` after a valid checkpoint naming an
+increment the plan defines (not for a `COMPLETE` report, nor when the
+increment assessment would then miss a current condition). Otherwise no fix:
+the report may belong to another assignment; the Tester confirms.
+""",
     bad_example="`Reason`: `Increment 1 ready.` ... report: `Assessment Target`: `Increment 2`",
     good_example="`Reason`: `Increment 1 ready.` ... report: `Assessment Purpose`: `INCREMENT` `Assessment Target`: `Increment 1`",
+    fix="sometimes",
     help="Record `Assessment Purpose`: `INCREMENT` and `Assessment Target`: `Increment N` for the checkpoint's increment.",
-    no_fix_reason="The report may belong to another assignment; the Tester confirms.",
+    no_fix_reason="Outside TESTING, without a readable Handoff, for a correction or restored assignment, or an invalid checkpoint: the report may belong to another assignment; the Tester confirms.",
 )
 def checkpoint_assessment_target(project):
     if tester_record_relaxed(project):
