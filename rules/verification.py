@@ -28,6 +28,8 @@ from standards_lint.rules.development_plan import (
     one_field,
     top_frame_in_correction,
     frame_value,
+    handoff_heading_fix,
+    stack_in_order,
     tester_assignment,
     valid_checkpoint,
     value_of,
@@ -100,6 +102,8 @@ def assigned_assessment(project, doc: Document) -> Optional[tuple[str, str]]:
     st = project.state
     if st is None or st.workflow_state != "TESTING" or st.handoff is None or not st.ho("Kind"):
         return None
+    if not stack_in_order(st):
+        return None  # the frames' numbers tie suspended assignments to them: unknown
     plan = load_plan(project)
     a = tester_assignment(project, plan, doc)
     if a is None or a.restored or a.scoped:
@@ -214,7 +218,8 @@ def assessment_purpose_value(project):
 contract; target `NONE`." and Full Verification Boundary: "with
 `Assessment Purpose: FULL` and `Assessment Target: NONE`".
 
-**Fix safety.** Sometimes (unsafe): in `TESTING` with a readable Handoff, Tester's
+**Fix safety.** Sometimes (unsafe): in `TESTING` with a readable Handoff and the
+recovery stack in order (Active agreeing, frames numbered 1, 2, ...), Tester's
 assignment fixes both values: `FULL`/`NONE` after a handoff that is no
 checkpoint, `INCREMENT`/`Increment N` after a valid checkpoint naming an
 increment the plan defines (not for a `COMPLETE` report, nor when the
@@ -289,11 +294,16 @@ A `CHECKPOINT` is only an increment assignment when it is valid: "With effective
 `INCREMENTAL` and no active recovery, `CHECKPOINT` permits only `DEVELOPING -> TESTING`
 and `TESTING -> DEVELOPING`" (Checkpoint Handoffs).
 
-**Fix safety.** Sometimes (unsafe): in `TESTING` with a readable Handoff, Tester's
+**Fix safety.** Sometimes (unsafe): in `TESTING` with a readable Handoff and the
+recovery stack in order (Active agreeing, frames numbered 1, 2, ...), Tester's
 assignment fixes both values: `FULL`/`NONE` after a handoff that is no
 checkpoint, `INCREMENT`/`Increment N` after a valid checkpoint naming an
 increment the plan defines (not for a `COMPLETE` report, nor when the
-increment assessment would then miss a current condition). Otherwise no fix:
+increment assessment would then miss a current condition). When STATE.md's
+Handoff is unread only because its heading is spelt in another letter case
+(`## handoff`) and, read, it is a checkpoint assigning exactly the increment
+the report records, the finding carries SL201's respelling of the heading
+(safe). Otherwise no fix:
 the report may belong to another assignment; the Tester confirms.
 """,
     bad_example="`WorkflowState`: `TESTING` (after FORWARD) ... report: `Assessment Purpose`: `INCREMENT`",
@@ -316,7 +326,20 @@ def full_verification_purpose(project):
         return
     if p != "FULL" or t != "NONE":
         yield report(_where(doc, "Assessment Purpose"), f"Tester's assignment is full verification, so the report needs `Assessment Purpose`: `FULL` and `Assessment Target`: `NONE` (it has `{p}` / `{t}`).",
-                     _assignment_fix(project, doc))
+                     _assignment_fix(project, doc) or _read_handoff_fix(project, doc, p, t))
+
+
+def _read_handoff_fix(project, doc: Document, purpose: str, target: str):
+    """SL201's respelling of a `## handoff` heading, when the handoff it
+    makes readable is a checkpoint assigning exactly the increment the report
+    records (the assignment then is no full verification)."""
+    h = handoff_heading_fix(project)
+    if h is None:
+        return None
+    a = tester_assignment(project, load_plan(project), doc, st=h[0])
+    if a is not None and a.kind == "INCREMENT" and not a.restored and (purpose, target) == ("INCREMENT", a.target):
+        return h[1]
+    return None
 
 
 @rule(
@@ -334,7 +357,8 @@ not `Increment N`.
 > records `Assessment Purpose: INCREMENT` and `Assessment Target: Increment N`
 > (PROTOCOL.md, Checkpoint Handoffs)
 
-**Fix safety.** Sometimes (unsafe): in `TESTING` with a readable Handoff, Tester's
+**Fix safety.** Sometimes (unsafe): in `TESTING` with a readable Handoff and the
+recovery stack in order (Active agreeing, frames numbered 1, 2, ...), Tester's
 assignment fixes both values: `FULL`/`NONE` after a handoff that is no
 checkpoint, `INCREMENT`/`Increment N` after a valid checkpoint naming an
 increment the plan defines (not for a `COMPLETE` report, nor when the

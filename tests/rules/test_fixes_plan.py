@@ -161,3 +161,26 @@ def test_sl854_no_fix_without_a_readable_handoff(tmp_path):
     root = build(tmp_path, st, pl, report(purpose="INCREMENT", target="Increment 1"))
     (f,) = found(root, "SL854")
     assert f.fix is None
+
+
+def test_sl854_and_sl816_carry_the_handoff_heading_fix(tmp_path):
+    # `## handoff` hides a checkpoint for Increment 1: read as it is, the
+    # assignment looks like full verification.  SL201's respelling of the
+    # heading is the fix of both findings.
+    st = state(**CHECKPOINT).replace("## Handoff", "## handoff")
+    root = build(tmp_path, st, inc_plan(), report(purpose="INCREMENT", target="Increment 1"))
+    (sl201,) = found(root, "SL201")
+    (sl854,) = found(root, "SL854")
+    (sl816,) = found(root, "SL816")
+    assert sl854.fix == sl816.fix == sl201.fix and sl201.fix is not None
+    after = fix(root)
+    assert read(root, ".standards/STATE.md") == state(**CHECKPOINT)
+    assert not after & {"SL201", "SL816", "SL854", "SL855"}
+
+
+def test_sl854_no_fix_while_the_stack_is_misnumbered(tmp_path):
+    frame = ("DEVELOPING", "TESTING", "VERIFICATION", "A defect.", "DEVELOPING", "NONE")
+    st = state(ws="TESTING", kind="RESUME", frm="DEVELOPING", frames=(frame,)).replace("### Frame 1", "### Frame 2")
+    root = build(tmp_path, st, inc_plan(), report(purpose="INCREMENT", target="Increment 1"))
+    (f,) = found(root, "SL854")
+    assert f.fix is None
