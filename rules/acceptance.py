@@ -633,8 +633,10 @@ def _duplicate_fix(ctx: Context, ac_id: str, defs: list) -> Optional[Fix]:
     edits = []
     for start, end, _ in blocks[1:]:
         # A copy standing between blank lines takes one of them along.
-        prev = text.rfind("\n", 0, max(start - 1, 0)) + 1 if start > 0 else 0
-        if start > 0 and _blank(text, prev, start) and (end >= len(text) or _blank(text, end, text.find("\n", end) + 1 if text.find("\n", end) != -1 else len(text))):
+        prev = text.rfind("\n", 0, start - 1) + 1 if start > 0 else 0
+        after = text.find("\n", end)
+        after = len(text) if after == -1 else after + 1
+        if start > 0 and _blank(text, prev, start) and _blank(text, end, after):
             start = prev
         edits.append(Edit(sc.path, start, end, ""))
     if any(a.end > b.start for a, b in zip(edits, edits[1:])):

@@ -195,3 +195,11 @@ def test_sl730_prose_mention_has_no_fix(tmp_path):
     root = build(tmp_path, st=st, scope=None, spec=None, verify=None, dev=dev)
     (f,) = found(root, "SL730")
     assert f.fix is None
+
+
+def test_sl701_and_sl702_keep_crlf_line_endings(tmp_path):
+    scope = TABLE_SCOPE.replace("- `AC-002`: The guide explains search.\n",
+                                "- `AC-002`: The guide explains search.\n\n- `AC-002`: The guide explains search.\n")
+    root = build(tmp_path, scope=scope.replace("\n", "\r\n"))
+    fix(root)
+    assert read(root, SCOPE) == SCOPE_TEXT.replace("\n", "\r\n")
