@@ -859,8 +859,8 @@ roles reference IDs but do not redefine intent."
 **Fix safety.** Sometimes (unsafe). A mention of an ID the scope mentions without
 defining carries SL701's fix (the scope line rewritten into a definition),
 when that fix exists. In a design or record held to account for every current
-condition that mentions exactly one unknown ID and misses exactly one current
-condition, the unknown ID is respelt as the missing one (a miscopied
+condition that mentions exactly one unknown ID, named by no other record, and
+misses exactly one current condition, the unknown ID is respelt as the missing one (a miscopied
 reference). Otherwise no fix: the reference may be a typo, a stale ID or a
 condition the scope still lacks.
 """,
@@ -918,9 +918,9 @@ no-architectural-impact disposition"; Documentation Cycle Contract:
 coverage or an explicit no-architectural-impact disposition".
 
 **Fix safety.** Sometimes (unsafe): when the design mentions exactly one ID the scope
-never mentions and misses exactly this one condition, the unknown ID is
-respelt as it (SL710 carries the same fix). Otherwise no fix: the coverage is
-Architect's design decision.
+never mentions and misses exactly this one condition (and no other
+record names the unknown ID), the unknown ID is respelt as it (SL710 carries
+the same fix). Otherwise no fix: the coverage is Architect's design decision.
 """,
     bad_example="## Acceptance Coverage\n\n- `AC-001`: Name index.   (the scope also defines AC-002)",
     good_example="## Acceptance Coverage\n\n- `AC-001`: Name index.\n- `AC-002`: No architectural impact; Documenter owns it.",
@@ -1009,8 +1009,9 @@ account for every current AC.
 
 **Fix safety.** Sometimes (unsafe): when the record mentions exactly one ID the scope
 never mentions (a verification report, in its Acceptance Evidence) and misses
-exactly this one condition, the unknown ID is respelt as it. Otherwise no
-fix: the owning role must assess the missing condition.
+exactly this one condition (and no other record names the unknown ID), the
+unknown ID is respelt as it. Otherwise no fix: the owning role must assess the
+missing condition.
 """,
     bad_example="`Status`: `COMPLETE`\n\n## Acceptance Evidence\n\n| AC-001 | test/search.test.js | passed |   (the scope also defines AC-002)",
     good_example="`Status`: `COMPLETE`\n\n## Acceptance Evidence\n\n| AC-001 | test/search.test.js | passed |\n| AC-002 | pending Documenter | pending |",
@@ -1070,8 +1071,8 @@ not-yet-implemented ones as `AWAITING_IMPLEMENTATION`.
 
 **Fix safety.** Sometimes (unsafe): when the report's Acceptance Evidence mentions
 exactly one ID the scope never mentions and misses exactly this one
-condition, the unknown ID is respelt as it. Otherwise no fix: Tester records
-the disposition.
+condition (and no other record names the unknown ID), the unknown ID is
+respelt as it. Otherwise no fix: Tester records the disposition.
 """,
     bad_example="`Assessment Purpose`: `INCREMENT`\n\n## Acceptance Evidence\n\n| AC-001 | test/search.test.js | passed |",
     good_example="`Assessment Purpose`: `INCREMENT`\n\n## Acceptance Evidence\n\n| AC-001 | test/search.test.js | passed |\n| AC-004 | DEV-002 | AWAITING_IMPLEMENTATION |",
@@ -1180,6 +1181,11 @@ def _build_respell_fix(ctx: Context, path: str) -> Optional[Fix]:
                if not (is_design and m.previous) and m.id not in sc.defined and m.id not in sc.appears]
     if len({m.id for m in unknown}) != 1 or any(m.previous for m in unknown):
         return None
+    # Another file naming the same unknown ID: the scope may be what changed
+    # (a renumbered condition), and which side to respell is Scoper's call.
+    for other, other_design in files.values():
+        if other.path != path and any(m.id == unknown[0].id and not (other_design and m.previous) for m in other.mentions):
+            return None
     record = next((r for r in ctx.records if r.path == path), None)
     if record is not None and record.artifact == "VERIFICATION" and not any(m.section == EVIDENCE_TITLE for m in unknown):
         return None  # the respelt mention would still not account for it

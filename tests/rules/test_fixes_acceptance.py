@@ -203,3 +203,14 @@ def test_sl701_and_sl702_keep_crlf_line_endings(tmp_path):
     root = build(tmp_path, scope=scope.replace("\n", "\r\n"))
     fix(root)
     assert read(root, SCOPE) == SCOPE_TEXT.replace("\n", "\r\n")
+
+
+def test_sl720_no_respelling_when_other_records_name_the_same_id(tmp_path):
+    # The design and the verification report agree on AC-051: the scope may
+    # be what was renumbered, and which side to respell is Scoper's call.
+    spec = SPEC_TEXT.replace("`AC-001`: Name index.", "`AC-051`: Name index.")
+    verify = VERIFY_OK.replace("| AC-001 |", "| AC-051 |")
+    root = build(tmp_path, spec=spec, verify=verify)
+    (sl720,) = found(root, "SL720")
+    assert sl720.fix is None
+    assert all(f.fix is None for f in found(root, "SL710") + found(root, "SL721"))
