@@ -411,7 +411,8 @@ document too."
 identifier (a table row `| AC-001 | text |`, a heading, a plain line, or a
 list item without its colon) and states a condition after it, that line is
 rewritten into the form the protocol fixes, ``- `AC-001`: text``, keeping its
-text. No fix for a mention inside a sentence, for several such lines, or when
+text. No fix in a scope holding merge-conflict markers, for a mention inside
+a sentence, for several such lines, or when
 defining the condition would raise a coverage finding the tree does not have
 yet (a design or completed record that would then have to account for it):
 only Scoper can say whether the mention is a condition, a typo, or stale
@@ -490,8 +491,16 @@ def _definition_fix(ctx: Context, ac_id: str) -> Optional[Fix]:
     return cache[key]
 
 
+def _conflicted(ctx: Context, path: str) -> bool:
+    """The file holds merge-conflict markers: a person resolves it, no fix."""
+    doc = ctx.project.doc(path)
+    return doc is None or bool(doc.conflicts)
+
+
 def _build_definition_fix(ctx: Context, ac_id: str) -> Optional[Fix]:
     sc = ctx.scope
+    if _conflicted(ctx, sc.path):
+        return None
     text = ctx.project.text(sc.path) or ""
     candidates = []
     for mention in sc.present:
@@ -554,7 +563,7 @@ every downstream reference ambiguous.
 
 **Fix safety.** Sometimes (safe): later list items that are exact copies of the first
 definition (with their continuation lines) are removed, nothing is lost.
-Differing texts have no fix: give one of the conditions a new ID with
+Differing texts, or a scope holding merge-conflict markers, have no fix: give one of the conditions a new ID with
 `node .standards/bin/id.mjs next AC <scope>`, or merge them.
 """,
     bad_example="- `AC-001`: Users can search by name.\n- `AC-001`: Results are sorted.",
@@ -622,6 +631,8 @@ def _duplicate_fix(ctx: Context, ac_id: str, defs: list) -> Optional[Fix]:
     None when a copy differs (which wording is meant is Scoper's call) or
     two definitions share a line."""
     sc = ctx.scope
+    if _conflicted(ctx, sc.path):
+        return None
     text = ctx.project.text(sc.path) or ""
     starts = [text.rfind("\n", 0, d.span.start) + 1 for d in defs]
     if len(set(starts)) != len(starts):
@@ -1170,7 +1181,7 @@ def _respell_fix(ctx: Context, path: str) -> Optional[Fix]:
 
 def _build_respell_fix(ctx: Context, path: str) -> Optional[Fix]:
     missing = _gaps_of(ctx, path)
-    if missing is None or len(missing) != 1:
+    if missing is None or len(missing) != 1 or _conflicted(ctx, path):
         return None
     files = {scan.path: (scan, is_design) for scan, is_design in _other_files(ctx)}
     if path not in files:
@@ -1249,7 +1260,7 @@ def _expedited_request_fix(record, scan: Scan) -> Optional[Fix]:
     `Acceptance` value listing only AC IDs, set those values to
     `EXPEDITED_REQUEST` (Developer template: "In `EXPEDITED`, use
     `EXPEDITED_REQUEST` rather than fabricating acceptance IDs")."""
-    if record.artifact != "DEVELOPMENT":
+    if record.artifact != "DEVELOPMENT" or record.doc.conflicts:
         return None
     values = []
     doc = record.doc

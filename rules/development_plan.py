@@ -777,7 +777,7 @@ def _current_increment_must_be_none(plan, because: str):
 def _current_increment_none_fix(plan) -> Optional[Fix]:
     """Set the plan's one `Current Increment` to NONE."""
     f = one_field(plan.header, "Current Increment")
-    if f is None or f.value.strip() == "NONE":
+    if f is None or f.value.strip() == "NONE" or plan.doc.conflicts:
         return None
     return replace(plan.path, f.value_span, "NONE", description="Set Current Increment to NONE")
 
@@ -846,7 +846,8 @@ def expedited_cadence(project):
     # No INCREMENTAL request is pending (which would authorize promotion):
     # the cycle's mode leaves one cadence, and it clears Current Increment
     # (user-decisions.md, Switch verification cadence, step 5).
-    if len(found) == 1 and found[0].value.strip() and st.aw("PendingVerificationCadence") in ("NONE", "AFTER_IMPLEMENTATION"):
+    if (len(found) == 1 and found[0].value.strip() and not plan.doc.conflicts
+            and st.aw("PendingVerificationCadence") in ("NONE", "AFTER_IMPLEMENTATION")):
         edits = [Edit(plan.path, found[0].value_span.start, found[0].value_span.end, "AFTER_IMPLEMENTATION")]
         clear = _current_increment_none_fix(plan)
         if clear is not None:
@@ -917,8 +918,8 @@ def _step_status_fix(plan, s: Step) -> Optional[Fix]:
     in another letter case or inside the template's angle brackets (`done`,
     `<DONE>`; safe), or the plan state `COMPLETE` (unsafe: DONE)."""
     found = fields(s.container, "Status")
-    if len(found) != 1:
-        return None
+    if len(found) != 1 or plan.doc.conflicts:
+        return None  # a merge conflict is the user's to resolve
     meant = found[0].value.strip().strip("<>").strip().upper().replace(" ", "_").replace("-", "_")
     if meant in STEP_STATUSES:
         if meant == found[0].value:
@@ -1197,7 +1198,9 @@ def plan_complete_after_developing(project):
         return
     fix = None
     # Every step is DONE: completing the plan is what remains of the gate.
-    if plan.steps and all(s.done for s in plan.steps) and len(fields(plan.header, "Status")) == 1:
+    if plan.doc.conflicts:
+        pass  # a merge conflict is the user's to resolve
+    elif plan.steps and all(s.done for s in plan.steps) and len(fields(plan.header, "Status")) == 1:
         fix = replace(plan.path, f.value_span, "COMPLETE", safe=False,
                       description="Mark the plan COMPLETE (every step is DONE)")
     else:

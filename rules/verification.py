@@ -130,7 +130,7 @@ def _assignment_fix(project, doc: Document):
     """Set `Assessment Purpose` and `Assessment Target` (each written once)
     to what the assignment fixes (:func:`assigned_assessment`)."""
     want = assigned_assessment(project, doc)
-    if want is None:
+    if want is None or doc.conflicts:
         return None
     edits = []
     for name, value in zip(("Assessment Purpose", "Assessment Target"), want):

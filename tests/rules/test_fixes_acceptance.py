@@ -214,3 +214,16 @@ def test_sl720_no_respelling_when_other_records_name_the_same_id(tmp_path):
     (sl720,) = found(root, "SL720")
     assert sl720.fix is None
     assert all(f.fix is None for f in found(root, "SL710") + found(root, "SL721"))
+
+
+def test_no_scope_fix_while_the_scope_holds_a_merge_conflict(tmp_path):
+    # A merge conflict is the user's to resolve: neither the duplicate nor
+    # the table row is touched.
+    scope = TABLE_SCOPE.replace(
+        "- `AC-002`: The guide explains search.\n",
+        "- `AC-002`: The guide explains search.\n\n- `AC-002`: The guide explains search.\n",
+    ) + "\n<<<<<<< HEAD\nours\n=======\ntheirs\n>>>>>>> branch\n"
+    root = build(tmp_path, scope=scope)
+    (sl702,) = found(root, "SL702")
+    (sl701,) = found(root, "SL701")
+    assert sl702.fix is None and sl701.fix is None
