@@ -728,7 +728,9 @@ def current_increment_defined(project):
     if POSITIVE_RE.match(v) and plan.increment(int(v)) is not None:
         return
     # The cadence or a COMPLETE plan fixes the value NONE outright (SL805, SL806).
-    fix = _current_increment_none_fix(plan) if plan.cadence == "AFTER_IMPLEMENTATION" or plan.status == "COMPLETE" else None
+    fix = None
+    if (plan.cadence == "AFTER_IMPLEMENTATION" or plan.status == "COMPLETE") and not plan.doc.conflicts:
+        fix = _current_increment_none_fix(plan)
     yield report(
         (plan.path, f.value_span),
         f"`Current Increment` {v} has no `### Increment {v}` entry under Verification Increments.",
@@ -777,7 +779,7 @@ def _current_increment_must_be_none(plan, because: str):
 def _current_increment_none_fix(plan) -> Optional[Fix]:
     """Set the plan's one `Current Increment` to NONE."""
     f = one_field(plan.header, "Current Increment")
-    if f is None or f.value.strip() == "NONE" or plan.doc.conflicts:
+    if f is None or f.value.strip() == "NONE":
         return None
     return replace(plan.path, f.value_span, "NONE", description="Set Current Increment to NONE")
 
@@ -918,14 +920,14 @@ def _step_status_fix(plan, s: Step) -> Optional[Fix]:
     in another letter case or inside the template's angle brackets (`done`,
     `<DONE>`; safe), or the plan state `COMPLETE` (unsafe: DONE)."""
     found = fields(s.container, "Status")
-    if len(found) != 1 or plan.doc.conflicts:
-        return None  # a merge conflict is the user's to resolve
+    if len(found) != 1:
+        return None
     meant = found[0].value.strip().strip("<>").strip().upper().replace(" ", "_").replace("-", "_")
     if meant in STEP_STATUSES:
         if meant == found[0].value:
             return None
         return replace(plan.path, found[0].value_span, meant, description=f"Spell the Status `{meant}`")
-    if meant in _PLAN_WORDS:
+    if meant in _PLAN_WORDS and not plan.doc.conflicts:  # a merge conflict is the user's to resolve
         new = _PLAN_WORDS[meant]
         return replace(plan.path, found[0].value_span, new, safe=False,
                        description=f"Set the step's Status to `{new}` (`{found[0].value}` is a plan state)")
@@ -1198,9 +1200,7 @@ def plan_complete_after_developing(project):
         return
     fix = None
     # Every step is DONE: completing the plan is what remains of the gate.
-    if plan.doc.conflicts:
-        pass  # a merge conflict is the user's to resolve
-    elif plan.steps and all(s.done for s in plan.steps) and len(fields(plan.header, "Status")) == 1:
+    if plan.steps and all(s.done for s in plan.steps) and len(fields(plan.header, "Status")) == 1:
         fix = replace(plan.path, f.value_span, "COMPLETE", safe=False,
                       description="Mark the plan COMPLETE (every step is DONE)")
     else:
@@ -1208,7 +1208,7 @@ def plan_complete_after_developing(project):
         # it lets the plan stay open (a checkpoint): the heading is the fix.
         st = project.state
         h = handoff_heading_fix(project)
-        if (h is not None and st.workflow_state == "TESTING" and st.cycle_mode == "STANDARD"
+        if (h is not None and not plan.doc.conflicts and st.workflow_state == "TESTING" and st.cycle_mode == "STANDARD"
                 and not developer_completion_due(project, plan, st=h[0])):
             fix = h[1]
     yield report(
