@@ -29,6 +29,7 @@ from typing import Iterator, Optional
 import attrs
 
 from standards_lint.ast import Span
+from standards_lint.findings import Edit, Fix
 from standards_lint.holding import Holding, holding
 from standards_lint.parser import LineIndex
 from standards_lint.protocol import CYCLE_ID_RE, TERMINAL_STATES, record_path
@@ -223,6 +224,9 @@ class Context:
     design: Optional[Scan]
     records: list
     hold: Holding  # which records are held (standards_lint.holding)
+    # False for a "what if" context (a scope edit a fix would make): its
+    # findings are only counted, so no fix is computed for them.
+    fixes: bool = True
 
     def before(self, s: str) -> bool:
         """*s* comes before the current state on the cycle's forward route."""
@@ -403,13 +407,22 @@ mention does not define a condition, and `check` reports an identifier the
 scope mentions without defining. This applies to a reused project scope
 document too."
 
-**Fix safety.** No fix: only Scoper can say whether the mention is a
-condition to define, a typo, or stale text.
+**Fix safety.** Sometimes (unsafe): when exactly one line of the scope leads with the
+identifier (a table row `| AC-001 | text |`, a heading, a plain line, or a
+list item without its colon) and states a condition after it, that line is
+rewritten into the form the protocol fixes, ``- `AC-001`: text``, keeping its
+text. No fix in a scope holding merge-conflict markers, for a mention inside
+a sentence, for several such lines, or when
+defining the condition would raise a coverage finding the tree does not have
+yet (a design or completed record that would then have to account for it):
+only Scoper can say whether the mention is a condition, a typo, or stale
+text.
 """,
     bad_example="| `AC-001` | Users can search by name. |",
     good_example="- `AC-001`: Users can search by name.",
+    fix="sometimes",
     help="Define the condition as a list item starting with its ID (`- `AC-001`: ...`), or remove the stray mention.",
-    no_fix_reason="Only Scoper can say whether the mention is a condition to define, a typo, or stale text.",
+    no_fix_reason="A mention inside a sentence, several leading lines, or a definition that would raise new coverage findings: only Scoper can say whether it is a condition to define, a typo, or stale text.",
 )
 def acceptance_condition_not_defined(project):
     ctx = analysis(project)
@@ -427,7 +440,110 @@ def acceptance_condition_not_defined(project):
             f"{m.id} appears in the scope but is not defined as a condition. Each condition must be a "
             f"list item that starts with its ID, for example {_example(m.id)}; a table row, heading, "
             "or prose mention does not define it.",
+            _definition_fix(ctx, m.id),
         )
+
+
+# A line that leads with one ID: a table row whose first cell is the ID, a
+# heading, a list item or a plain line starting with it.
+_LEAD_RE = re.compile(
+    r"^(?P<indent>[ \t]*)(?:(?P<heading>#{1,6})[ \t]+|(?P<bullet>(?:[-*+]|\d{1,9}[.)])[ \t]+(?:\[[ xX]\][ \t]+)?)"
+    r"|(?P<table>\|)[ \t]*)?(?P<id>" + _ID_TOKEN + r")(?P<rest>.*)$"
+)
+_SEPARATOR_RE = re.compile(r"^[ \t]*(?::|-|\u2013|\u2014|\.)?[ \t]*")
+
+
+def _condition_text(m: re.Match) -> Optional[str]:
+    """The condition a leading line states after its ID, or None when it
+    states none (or a table row holds more than one other cell)."""
+    rest = m.group("rest")
+    if m.group("table"):
+        cells = rest.split("|")
+        if cells[0].strip():
+            return None  # the first cell holds more than the ID
+        cells = [c.strip() for c in cells[1:]]
+        while cells and not cells[-1]:
+            cells.pop()
+        if len(cells) != 1:
+            return None
+        text = cells[0]
+    else:
+        if m.group("heading"):
+            rest = re.sub(r"[ \t]+#+[ \t]*$", "", rest)
+        text = _SEPARATOR_RE.sub("", rest, count=1).strip()
+    return text or None
+
+
+def _definition_fix(ctx: Context, ac_id: str) -> Optional[Fix]:
+    """Rewrite the one line of the scope that leads with *ac_id* (a table
+    row, heading, plain line or list item without its colon) into the
+    definition form the protocol fixes, ``- `AC-NNN`: <its text>``
+    (Acceptance Traceability, rule 1).  None when no line or several lead
+    with it, when the line states no condition, or when defining it would
+    raise a finding the scope does not have now (a condition the design or a
+    completed record would then have to account for)."""
+    if not ctx.fixes:
+        return None
+    cache = ctx.project.__dict__.setdefault("_standards_lint_acceptance", {})
+    key = ("define", ac_id)
+    if key not in cache:
+        cache[key] = _build_definition_fix(ctx, ac_id)
+    return cache[key]
+
+
+def _conflicted(ctx: Context, path: str) -> bool:
+    """The file holds merge-conflict markers: a person resolves it, no fix."""
+    doc = ctx.project.doc(path)
+    return doc is None or bool(doc.conflicts)
+
+
+def _build_definition_fix(ctx: Context, ac_id: str) -> Optional[Fix]:
+    sc = ctx.scope
+    if _conflicted(ctx, sc.path):
+        return None
+    text = ctx.project.text(sc.path) or ""
+    candidates = []
+    for mention in sc.present:
+        if mention.id != ac_id or mention.definition:
+            continue
+        start = text.rfind("\n", 0, mention.span.start) + 1
+        end = text.find("\n", mention.span.start)
+        end = len(text) if end == -1 else end
+        if end > start and text[end - 1] == "\r":
+            end -= 1
+        m = _LEAD_RE.match(text[start:end])
+        if m is None or start + m.start("id") > mention.span.start or mention.span.start >= start + m.end("id"):
+            continue
+        candidates.append((start, end, m))
+    if len(candidates) != 1:
+        return None
+    start, end, m = candidates[0]
+    condition = _condition_text(m)
+    if condition is None:
+        return None
+    prefix = m.group("indent") + m.group("bullet") if m.group("bullet") else "- "
+    line = f"{prefix}`{ac_id}`: {condition}"
+    new_text = text[:start] + line + text[end:]
+    if not _harmless(ctx, new_text):
+        return None
+    return Fix((Edit(sc.path, start, end, line),), "unsafe", f"Define {ac_id} as a list item: {line}")
+
+
+def _harmless(ctx: Context, new_scope_text: str) -> bool:
+    """Whether the scope as *new_scope_text* raises no acceptance finding
+    in a file beyond those it raises now."""
+    alt = attrs.evolve(ctx, scope=scope_model(scan_text(ctx.scope.path, new_scope_text)), fixes=False)
+    now = attrs.evolve(ctx, fixes=False)
+    for check in _SCOPE_CHECKS:
+        before: dict[str, int] = {}
+        for d in check(now):
+            before[d.path] = before.get(d.path, 0) + 1
+        after: dict[str, int] = {}
+        for d in check(alt):
+            after[d.path] = after.get(d.path, 0) + 1
+        if any(n > before.get(p, 0) for p, n in after.items()):
+            return False
+    return True
 
 
 @rule(
@@ -445,16 +561,23 @@ obligations "as one or more acceptance conditions with stable, unique
 `AC-NNN` identifiers for the active cycle." Two conditions with one ID make
 every downstream reference ambiguous.
 
-**Fix safety.** No fix: give one of the conditions a new ID with
+**Fix safety.** Sometimes (safe): later list items that are exact copies of the first
+definition (with their continuation lines) are removed, nothing is lost.
+Differing texts, or a scope holding merge-conflict markers, have no fix: give one of the conditions a new ID with
 `node .standards/bin/id.mjs next AC <scope>`, or merge them.
 """,
     bad_example="- `AC-001`: Users can search by name.\n- `AC-001`: Results are sorted.",
     good_example="- `AC-001`: Users can search by name.\n- `AC-002`: Results are sorted.",
+    fix="sometimes",
     help="Give one of the conditions a new ID with `node .standards/bin/id.mjs next AC <scope>`, or merge them.",
-    no_fix_reason="Give one of the conditions a new ID with `node .standards/bin/id.mjs next AC <scope>`, or merge them.",
+    no_fix_reason="Copies with different texts: which wording is meant is Scoper's call (give one a new ID, or merge them).",
 )
 def acceptance_id_defined_twice(project):
-    ctx = analysis(project)
+    yield from _acceptance_id_defined_twice(analysis(project))
+
+
+def _acceptance_id_defined_twice(ctx: Optional[Context]):
+    project = ctx.project if ctx is not None else None
     if not _traced(ctx):
         return
     sc = ctx.scope
@@ -467,7 +590,69 @@ def acceptance_id_defined_twice(project):
                     (sc.path, defs[1].span),
                     f"{ac_id} is defined more than once (first on line {defs[0].span.line}). "
                     "Acceptance identifiers must be unique within the cycle.",
+                    _duplicate_fix(ctx, ac_id, defs) if ctx.fixes else None,
                 )
+
+
+_ITEM_START_RE = re.compile(r"^([ \t]*)(?:[-*+]|\d{1,9}[.)])[ \t]")
+
+
+def _item_block(text: str, line_start: int) -> tuple[int, int, str]:
+    """(start, end, text) of the list item whose first line starts at
+    *line_start*: that line and its continuation lines, up to a blank line,
+    a heading or a list item no deeper than it; *end* includes the last
+    line's ending."""
+    def line_at(pos: int) -> tuple[str, int]:
+        nl = text.find("\n", pos)
+        return (text[pos:], len(text)) if nl == -1 else (text[pos:nl], nl + 1)
+
+    first, end = line_at(line_start)
+    m = _ITEM_START_RE.match(first)
+    depth = len(m.group(1)) if m else 0
+    while end < len(text):
+        line, nxt = line_at(end)
+        s = line.rstrip("\r")
+        if not s.strip() or _HEADING_RE.match(s) or _FENCE_RE.match(s):
+            break
+        sub = _ITEM_START_RE.match(s)
+        if sub and len(sub.group(1)) <= depth:
+            break
+        end = nxt
+    return line_start, end, text[line_start:end]
+
+
+def _blank(text: str, start: int, end: int) -> bool:
+    return not text[start:end].strip()
+
+
+def _duplicate_fix(ctx: Context, ac_id: str, defs: list) -> Optional[Fix]:
+    """Remove the later list items defining *ac_id* when each is an exact
+    copy of the first (line by line, trailing blanks aside): no text is lost.
+    None when a copy differs (which wording is meant is Scoper's call) or
+    two definitions share a line."""
+    sc = ctx.scope
+    if _conflicted(ctx, sc.path):
+        return None
+    text = ctx.project.text(sc.path) or ""
+    starts = [text.rfind("\n", 0, d.span.start) + 1 for d in defs]
+    if len(set(starts)) != len(starts):
+        return None
+    blocks = [_item_block(text, s) for s in starts]
+    norm = lambda b: [l.rstrip() for l in b[2].rstrip("\r\n").split("\n")]
+    if any(norm(b) != norm(blocks[0]) for b in blocks[1:]):
+        return None
+    edits = []
+    for start, end, _ in blocks[1:]:
+        # A copy standing between blank lines takes one of them along.
+        prev = text.rfind("\n", 0, start - 1) + 1 if start > 0 else 0
+        after = text.find("\n", end)
+        after = len(text) if after == -1 else after + 1
+        if start > 0 and _blank(text, prev, start) and _blank(text, end, after):
+            start = prev
+        edits.append(Edit(sc.path, start, end, ""))
+    if any(a.end > b.start for a, b in zip(edits, edits[1:])):
+        return None
+    return Fix(tuple(edits), "safe", f"Remove the {'copies' if len(edits) > 1 else 'copy'} of the {ac_id} definition")
 
 
 @rule(
@@ -493,7 +678,11 @@ Scoper knows which entry is stale.
     no_fix_reason="A new or replaced condition needs a new ID, and only Scoper knows which entry is stale.",
 )
 def acceptance_id_current_and_retired(project):
-    ctx = analysis(project)
+    yield from _acceptance_id_current_and_retired(analysis(project))
+
+
+def _acceptance_id_current_and_retired(ctx: Optional[Context]):
+    project = ctx.project if ctx is not None else None
     if not _traced(ctx):
         return
     sc = ctx.scope
@@ -532,7 +721,11 @@ current obligations."
     no_fix_reason="Moving sections changes which conditions are current.",
 )
 def previous_cycles_not_last(project):
-    ctx = analysis(project)
+    yield from _previous_cycles_not_last(analysis(project))
+
+
+def _previous_cycles_not_last(ctx: Optional[Context]):
+    project = ctx.project if ctx is not None else None
     if not _traced(ctx):
         return
     sc = ctx.scope
@@ -579,7 +772,11 @@ scope without conditions leaves nothing for the later roles to trace.
     no_fix_reason="Scoper writes the conditions.",
 )
 def documentation_cycle_without_conditions(project):
-    ctx = analysis(project)
+    yield from _documentation_cycle_without_conditions(analysis(project))
+
+
+def _documentation_cycle_without_conditions(ctx: Optional[Context]):
+    project = ctx.project if ctx is not None else None
     if not _traced(ctx) or ctx.mode != "DOCUMENTATION":
         return
     if ctx.scope.current:
@@ -624,7 +821,11 @@ downstream record makes to it; Scoper must do it deliberately.
     no_fix_reason="Renumbering a condition changes the references every downstream record makes to it; Scoper must do it deliberately.",
 )
 def acceptance_numbering_not_continued(project):
-    ctx = analysis(project)
+    yield from _acceptance_numbering_not_continued(analysis(project))
+
+
+def _acceptance_numbering_not_continued(ctx: Optional[Context]):
+    project = ctx.project if ctx is not None else None
     if not _traced(ctx):
         return
     sc = ctx.scope
@@ -666,13 +867,19 @@ coverage, work, and evidence references the same current IDs; downstream
 roles do not invent substitute requirement IDs", and rule 4: "Downstream
 roles reference IDs but do not redefine intent."
 
-**Fix safety.** No fix: the reference may be a typo, a stale ID or a
+**Fix safety.** Sometimes (unsafe). A mention of an ID the scope mentions without
+defining carries SL701's fix (the scope line rewritten into a definition),
+when that fix exists. In a design or record held to account for every current
+condition that mentions exactly one unknown ID, named by no other record, and
+misses exactly one current condition, the unknown ID is respelt as the missing one (a miscopied
+reference). Otherwise no fix: the reference may be a typo, a stale ID or a
 condition the scope still lacks.
 """,
     bad_example="| AC-009 | test/search.test.js | passed |   (the scope defines AC-001 and AC-002)",
     good_example="| AC-001 | test/search.test.js | passed |",
+    fix="sometimes",
     help="Reference only conditions the scope defines: correct the ID, or have the scope define the condition.",
-    no_fix_reason="The reference may be a typo, a stale ID or a condition the scope still lacks.",
+    no_fix_reason="Anything but one unknown ID and one missing condition in the same file: the reference may be a typo, a stale ID or a condition the scope still lacks.",
 )
 def undefined_acceptance_reference(project):
     ctx = analysis(project)
@@ -695,9 +902,11 @@ def undefined_acceptance_reference(project):
                     f"condition. Each condition must be a list item that starts with its ID, for example "
                     f"{_example(m.id)}; a table row, heading, or prose mention does not define it."
                 )
+                fix = _definition_fix(ctx, m.id)
             else:
                 msg = f"mentions {m.id}, which is not defined in the scope {sc.path}."
-            yield report((scan.path, m.span), msg)
+                fix = _respell_fix(ctx, scan.path)
+            yield report((scan.path, m.span), msg, fix)
 
 
 @rule(
@@ -719,30 +928,45 @@ no-architectural-impact disposition"; Documentation Cycle Contract:
 "Architect accounts for each acceptance condition with relevant technical
 coverage or an explicit no-architectural-impact disposition".
 
-**Fix safety.** No fix: the coverage is Architect's design decision.
+**Fix safety.** Sometimes (unsafe): when the design mentions exactly one ID the scope
+never mentions and misses exactly this one condition (and no other
+record names the unknown ID), the unknown ID is respelt as it (SL710 carries
+the same fix). Otherwise no fix: the coverage is Architect's design decision.
 """,
     bad_example="## Acceptance Coverage\n\n- `AC-001`: Name index.   (the scope also defines AC-002)",
     good_example="## Acceptance Coverage\n\n- `AC-001`: Name index.\n- `AC-002`: No architectural impact; Documenter owns it.",
+    fix="sometimes",
     help='Account for the condition in the design, or state "No architectural impact" for it.',
-    no_fix_reason="The coverage is Architect's design decision.",
+    no_fix_reason="The coverage is Architect's design decision; only a single miscopied ID is respelt.",
 )
 def design_acceptance_coverage(project):
-    ctx = analysis(project)
-    if not _traced(ctx) or ctx.design is None:
+    yield from _design_acceptance_coverage(analysis(project))
+
+
+def _design_acceptance_coverage(ctx: Optional[Context]):
+    project = ctx.project if ctx is not None else None
+    missing = _design_gaps(ctx)
+    if not missing:
         return
-    if not ctx.held("ARCHITECTING", own=False):
-        return
-    covered = {m.id for m in ctx.design.mentions if not m.previous}
     where = _where(ctx.design, COVERAGE_TITLE)
     if isinstance(where, str):
         where = _doc_anchor(project, ctx.design.path)
-    for ac_id in ctx.scope.current:
-        if ac_id not in covered:
-            yield report(
-                where,
-                f'does not account for {ac_id}. Every current acceptance condition needs design coverage or '
-                '"No architectural impact".',
-            )
+    for ac_id in missing:
+        yield report(
+            where,
+            f'does not account for {ac_id}. Every current acceptance condition needs design coverage or '
+            '"No architectural impact".',
+            _respell_fix(ctx, ctx.design.path),
+        )
+
+
+def _design_gaps(ctx: Optional[Context]) -> Optional[list[str]]:
+    """The current IDs the design does not account for, when it is held
+    to account for every one (None when it is not)."""
+    if not _traced(ctx) or ctx.design is None or not ctx.held("ARCHITECTING", own=False):
+        return None
+    covered = {m.id for m in ctx.design.mentions if not m.previous}
+    return [i for i in ctx.scope.current if i not in covered]
 
 
 def _complete_records(ctx: Context):
@@ -794,31 +1018,43 @@ artifact whose completion contract requires accounting for every current
 ID"; the review, documentation and synchronization templates each say to
 account for every current AC.
 
-**Fix safety.** No fix: the owning role must assess the missing condition.
+**Fix safety.** Sometimes (unsafe): when the record mentions exactly one ID the scope
+never mentions (a verification report, in its Acceptance Evidence) and misses
+exactly this one condition (and no other record names the unknown ID), the
+unknown ID is respelt as it. Otherwise no fix: the owning role must assess the
+missing condition.
 """,
     bad_example="`Status`: `COMPLETE`\n\n## Acceptance Evidence\n\n| AC-001 | test/search.test.js | passed |   (the scope also defines AC-002)",
     good_example="`Status`: `COMPLETE`\n\n## Acceptance Evidence\n\n| AC-001 | test/search.test.js | passed |\n| AC-002 | pending Documenter | pending |",
+    fix="sometimes",
     help="Assess the missing acceptance condition in the record before it is COMPLETE.",
-    no_fix_reason="The owning role must assess the missing condition.",
+    no_fix_reason="The owning role must assess the missing condition; only a single miscopied ID is respelt.",
 )
 def complete_record_acceptance_coverage(project):
-    ctx = analysis(project)
+    yield from _complete_record_acceptance_coverage(analysis(project))
+
+
+def _complete_record_acceptance_coverage(ctx: Optional[Context]):
+    project = ctx.project if ctx is not None else None
     if not _traced(ctx):
         return
-    current = list(ctx.scope.current)
     for r, owner, status in _complete_records(ctx):
-        if status is None or status.value != "COMPLETE":
-            continue
-        if not ctx.held(owner, own=True):
-            continue
-        covered = _evidence_ids(_record_scan(ctx, r), r.artifact)
-        for ac_id in current:
-            if ac_id not in covered:
-                yield report(
-                    (r.path, status.value_span),
-                    f"is COMPLETE but does not account for {ac_id}, a current acceptance condition of the "
-                    f"scope {ctx.scope.path}.",
-                )
+        for ac_id in _complete_gaps(ctx, r, owner, status) or ():
+            yield report(
+                (r.path, status.value_span),
+                f"is COMPLETE but does not account for {ac_id}, a current acceptance condition of the "
+                f"scope {ctx.scope.path}.",
+                _respell_fix(ctx, r.path),
+            )
+
+
+def _complete_gaps(ctx: Context, r, owner: str, status) -> Optional[list[str]]:
+    """The current IDs a COMPLETE record held to full coverage does not
+    account for (None when the record is not so held)."""
+    if status is None or status.value != "COMPLETE" or not ctx.held(owner, own=True):
+        return None
+    covered = _evidence_ids(_record_scan(ctx, r), r.artifact)
+    return [i for i in ctx.scope.current if i not in covered]
 
 
 @rule(
@@ -844,36 +1080,130 @@ implementation are not verification evidence and must be resolved under the
 same ID." An increment assessment still lists every current ID, with the
 not-yet-implemented ones as `AWAITING_IMPLEMENTATION`.
 
-**Fix safety.** No fix: Tester records the disposition.
+**Fix safety.** Sometimes (unsafe): when the report's Acceptance Evidence mentions
+exactly one ID the scope never mentions and misses exactly this one
+condition (and no other record names the unknown ID), the unknown ID is
+respelt as it. Otherwise no fix: Tester records the disposition.
 """,
     bad_example="`Assessment Purpose`: `INCREMENT`\n\n## Acceptance Evidence\n\n| AC-001 | test/search.test.js | passed |",
     good_example="`Assessment Purpose`: `INCREMENT`\n\n## Acceptance Evidence\n\n| AC-001 | test/search.test.js | passed |\n| AC-004 | DEV-002 | AWAITING_IMPLEMENTATION |",
+    fix="sometimes",
     help="Record the increment assessment's disposition for every current acceptance condition.",
-    no_fix_reason="Tester records the disposition.",
+    no_fix_reason="Tester records the disposition; only a single miscopied ID is respelt.",
 )
 def partial_assessment_acceptance_coverage(project):
-    ctx = analysis(project)
+    yield from _partial_assessment_acceptance_coverage(analysis(project))
+
+
+def _partial_assessment_acceptance_coverage(ctx: Optional[Context]):
+    project = ctx.project if ctx is not None else None
     if not _traced(ctx):
         return
-    report_path = record_path("VERIFICATION", ctx.cycle)
     for r in ctx.records:
-        if r.artifact != "VERIFICATION" or r.path != report_path:
-            continue  # a second VERIFICATION record elsewhere is the record-path rules' finding
-        status = _status(r)
-        if status is not None and status.value == "COMPLETE":
+        missing = _partial_gaps(ctx, r)
+        if not missing:
             continue
         purpose = _single(r.doc.header, "Assessment Purpose")
-        if not ctx.hold.partial("TESTING", purpose.value if purpose is not None else None):
-            continue
-        covered = _evidence_ids(_record_scan(ctx, r), r.artifact)
         where = (r.path, purpose.value_span) if purpose is not None else _where(_record_scan(ctx, r), EVIDENCE_TITLE)
-        for ac_id in ctx.scope.current:
-            if ac_id not in covered:
-                yield report(
-                    where,
-                    f"the partial assessment does not account for {ac_id}. List every current acceptance "
-                    "condition in Acceptance Evidence, with AWAITING_IMPLEMENTATION for work still to come.",
-                )
+        for ac_id in missing:
+            yield report(
+                where,
+                f"the partial assessment does not account for {ac_id}. List every current acceptance "
+                "condition in Acceptance Evidence, with AWAITING_IMPLEMENTATION for work still to come.",
+                _respell_fix(ctx, r.path),
+            )
+
+
+def _partial_gaps(ctx: Context, r, purpose: Optional[str] = "") -> Optional[list[str]]:
+    """The current IDs a partial verification report that must still list
+    every condition does not account for (None when it need not).  *purpose*
+    overrides the report's `Assessment Purpose` (None: unknown)."""
+    if r.artifact != "VERIFICATION" or r.path != record_path("VERIFICATION", ctx.cycle):
+        return None  # a second VERIFICATION record elsewhere is the record-path rules' finding
+    status = _status(r)
+    if status is not None and status.value == "COMPLETE":
+        return None
+    if purpose == "":
+        found = _single(r.doc.header, "Assessment Purpose")
+        purpose = found.value if found is not None else None
+    if not ctx.hold.partial("TESTING", purpose):
+        return None
+    covered = _evidence_ids(_record_scan(ctx, r), r.artifact)
+    return [i for i in ctx.scope.current if i not in covered]
+
+
+def partial_gaps_for(project, path: str, purpose: Optional[str]) -> bool:
+    """Whether the verification report at *path*, with *purpose* as its
+    `Assessment Purpose`, would be a partial assessment missing a current
+    condition (SL722): for fixes elsewhere that would change the purpose."""
+    ctx = analysis(project)
+    if not _traced(ctx):
+        return False
+    for r in ctx.records:
+        if r.path == path:
+            return bool(_partial_gaps(ctx, r, purpose))
+    return False
+
+
+def _gaps_of(ctx: Context, path: str) -> Optional[list[str]]:
+    """The current IDs the design or record at *path* does not account for,
+    under whichever coverage obligation holds it (None when none does)."""
+    if ctx.design is not None and path == ctx.design.path:
+        return _design_gaps(ctx)
+    for r, owner, status in _complete_records(ctx):
+        if r.path == path:
+            found = _complete_gaps(ctx, r, owner, status)
+            if found is not None:
+                return found
+    for r in ctx.records:
+        if r.path == path:
+            found = _partial_gaps(ctx, r)
+            if found is not None:
+                return found
+    return None
+
+
+def _respell_fix(ctx: Context, path: str) -> Optional[Fix]:
+    """Respell the one identifier the design or record at *path* mentions
+    that the scope never mentions as the one current condition the file is
+    held to account for and does not (rule 6: downstream roles "do not invent
+    substitute requirement IDs"; rules 5 and 7: they account for every
+    current ID).  One unknown ID and one missing condition: the reference
+    was miscopied.  None unless both are exactly one."""
+    if not ctx.fixes:
+        return None
+    cache = ctx.project.__dict__.setdefault("_standards_lint_acceptance", {})
+    key = ("respell", path)
+    if key not in cache:
+        cache[key] = _build_respell_fix(ctx, path)
+    return cache[key]
+
+
+def _build_respell_fix(ctx: Context, path: str) -> Optional[Fix]:
+    missing = _gaps_of(ctx, path)
+    if missing is None or len(missing) != 1 or _conflicted(ctx, path):
+        return None
+    files = {scan.path: (scan, is_design) for scan, is_design in _other_files(ctx)}
+    if path not in files:
+        return None
+    scan, is_design = files[path]
+    sc = ctx.scope
+    unknown = [m for m in scan.mentions
+               if not (is_design and m.previous) and m.id not in sc.defined and m.id not in sc.appears]
+    if len({m.id for m in unknown}) != 1 or any(m.previous for m in unknown):
+        return None
+    # Another file naming the same unknown ID: the scope may be what changed
+    # (a renumbered condition), and which side to respell is Scoper's call.
+    for other, other_design in files.values():
+        if other.path != path and any(m.id == unknown[0].id and not (other_design and m.previous) for m in other.mentions):
+            return None
+    record = next((r for r in ctx.records if r.path == path), None)
+    if record is not None and record.artifact == "VERIFICATION" and not any(m.section == EVIDENCE_TITLE for m in unknown):
+        return None  # the respelt mention would still not account for it
+    old, new = unknown[0].id, missing[0]
+    edits = tuple(Edit(path, m.span.start, m.span.end, new) for m in unknown)
+    what = "design" if is_design else "record"
+    return Fix(edits, "unsafe", f"Respell {old} as {new}, the one current condition the {what} does not account for")
 
 
 # -- rules: expedited cycles ---------------------------------------------------------------
@@ -892,13 +1222,18 @@ fabricate Scoper-owned acceptance conditions or substitute identifiers."
 protocol/expedited.md, Expedited Cycle Contract: "Scope-level acceptance
 traceability does not apply."
 
-**Fix safety.** No fix: describe the work against `Active Work.Request`
-instead, or promote the cycle.
+**Fix safety.** Sometimes (unsafe): in a development plan whose every AC mention is a
+build step's `Acceptance` value listing only AC IDs, those values become
+`EXPEDITED_REQUEST` (Developer template: "In `EXPEDITED`, use
+`EXPEDITED_REQUEST` rather than fabricating acceptance IDs"). Otherwise no
+fix: describe the work against `Active Work.Request` instead, or promote the
+cycle.
 """,
     bad_example="### DEV-001 — Search endpoint\n\n`Status`: `DONE` `Depends On`: `NONE`\n`Acceptance`: `AC-001`",
     good_example="### DEV-001 — Search endpoint\n\n`Status`: `DONE` `Depends On`: `NONE`",
+    fix="sometimes",
     help="Describe the work against `Active Work.Request` instead of AC IDs, or promote the cycle.",
-    no_fix_reason="Describe the work against `Active Work.Request` instead, or promote the cycle.",
+    no_fix_reason="Mentions outside the plan steps' `Acceptance` values: describe the work against `Active Work.Request` instead, or promote the cycle.",
 )
 def expedited_acceptance_ids(project):
     ctx = analysis(project)
@@ -912,7 +1247,36 @@ def expedited_acceptance_ids(project):
             yield report(
                 (r.path, scan.mentions[0].span),
                 f"uses acceptance IDs ({', '.join(ids)}), but EXPEDITED cycles have none.",
+                _expedited_request_fix(r, scan),
             )
+
+
+_STEP_TITLE_RE = re.compile(r"^DEV-\d+(?!\d)")
+_AC_LIST_RE = re.compile(r"^[ \t]*AC-\d+(?:[ \t]*,[ \t]*AC-\d+)*[ \t]*$")
+
+
+def _expedited_request_fix(record, scan: Scan) -> Optional[Fix]:
+    """In a development plan whose every AC mention is a build step's
+    `Acceptance` value listing only AC IDs, set those values to
+    `EXPEDITED_REQUEST` (Developer template: "In `EXPEDITED`, use
+    `EXPEDITED_REQUEST` rather than fabricating acceptance IDs")."""
+    if record.artifact != "DEVELOPMENT" or record.doc.conflicts:
+        return None
+    values = []
+    doc = record.doc
+    for sec in ([doc.header] if doc.header is not None else []) + list(doc.sections):
+        for sub in sec.subsections:
+            if not _STEP_TITLE_RE.match(sub.title):
+                continue
+            for f in sub.all_fields("Acceptance"):
+                if _AC_LIST_RE.match(f.value):
+                    values.append(f.value_span)
+    if not values:
+        return None
+    if any(not any(v.start <= m.span.start and m.span.end <= v.end for v in values) for m in scan.mentions):
+        return None
+    edits = tuple(Edit(record.path, v.start, v.end, "EXPEDITED_REQUEST") for v in values)
+    return Fix(edits, "unsafe", "Set the steps' `Acceptance` to `EXPEDITED_REQUEST` (an EXPEDITED cycle has no AC IDs)")
 
 
 # -- rules: comparisons with the last commit ---------------------------------------------------
@@ -950,7 +1314,11 @@ the same form under a `## Retired Acceptance Identifiers` heading."
     no_fix_reason="The retirement reason is Scoper's to write.",
 )
 def acceptance_id_deleted(project):
-    ctx = analysis(project)
+    yield from _acceptance_id_deleted(analysis(project))
+
+
+def _acceptance_id_deleted(ctx: Optional[Context]):
+    project = ctx.project if ctx is not None else None
     if not _traced(ctx):
         return
     head = _head_scope(ctx)
@@ -993,7 +1361,11 @@ renumber surviving identifiers or reuse retired ones within the cycle."
     no_fix_reason="The condition needs a new ID from `node .standards/bin/id.mjs next AC <scope>`.",
 )
 def retired_acceptance_id_reused(project):
-    ctx = analysis(project)
+    yield from _retired_acceptance_id_reused(analysis(project))
+
+
+def _retired_acceptance_id_reused(ctx: Optional[Context]):
+    project = ctx.project if ctx is not None else None
     if not _traced(ctx):
         return
     head = _head_scope(ctx)
@@ -1006,5 +1378,20 @@ def retired_acceptance_id_reused(project):
                 f"{ac_id} was retired in the last commit and cannot be used again; give the condition a new ID.",
             )
 
+
+# The rules whose findings follow from the scope's conditions: a fix that
+# defines a condition must not raise one of them anywhere (_harmless).
+_SCOPE_CHECKS = (
+    _acceptance_id_defined_twice,
+    _acceptance_id_current_and_retired,
+    _previous_cycles_not_last,
+    _documentation_cycle_without_conditions,
+    _acceptance_numbering_not_continued,
+    _design_acceptance_coverage,
+    _complete_record_acceptance_coverage,
+    _partial_assessment_acceptance_coverage,
+    _acceptance_id_deleted,
+    _retired_acceptance_id_reused,
+)
 
 standards_lint_rules = module_rules(globals())

@@ -455,8 +455,10 @@ def report_suspended(report_doc: Optional[Document]) -> list[Container]:
     return [c for c in subsections(report_doc) if SUSPENDED_RE.match(c.title)]
 
 
-def tester_assignment(project, plan: Optional[Plan], report_doc: Optional[Document]) -> Optional[Assignment]:
-    st = project.state
+def tester_assignment(project, plan: Optional[Plan], report_doc: Optional[Document], st=None) -> Optional[Assignment]:
+    """*st*: read this STATE.md model instead of the project's (what a fix
+    to STATE.md would make of it)."""
+    st = st if st is not None else project.state
     if st is None or st.workflow_state != "TESTING":  # any mode: TESTING off the route is SL300's; its gate is known
         return None
     frames = active_frames(st)
@@ -491,10 +493,11 @@ def tester_assignment(project, plan: Optional[Plan], report_doc: Optional[Docume
     return Assignment("FULL")
 
 
-def developer_completion_due(project, plan: Optional[Plan]) -> bool:
+def developer_completion_due(project, plan: Optional[Plan], st=None) -> bool:
     """The cycle is past DEVELOPING and no checkpoint or scoped recovery
-    lets the plan stay unfinished."""
-    st = project.state
+    lets the plan stay unfinished.  *st*: as for :func:`tester_assignment`
+    (decided only in TESTING; elsewhere the project's holding decides)."""
+    st = st if st is not None else project.state
     if st is None or st.cycle_mode not in ("STANDARD", "EXPEDITED"):
         return False
     ws = st.workflow_state
@@ -506,12 +509,53 @@ def developer_completion_due(project, plan: Optional[Plan]) -> bool:
     if scoped_developer(st, plan):
         return False
     if ws == "TESTING" and st.cycle_mode == "STANDARD":
-        a = tester_assignment(project, plan, cycle_record(project, "VERIFICATION"))
+        a = tester_assignment(project, plan, cycle_record(project, "VERIFICATION"), st=st)
         return a is not None and a.kind == "FULL"
     h = holding(project)
     if h is not None and ws != "TESTING" and not h.full_gates_due():
         return False
     return True  # an EXPEDITED cycle moved off its route has still passed DEVELOPING
+
+
+def stack_in_order(st) -> bool:
+    """`Recovery.Active` agrees with the frames, numbered 1, 2, 3, ..."""
+    active = st.value(st.recovery, "Active") if st.recovery is not None else None
+    if active not in ("true", "false") or (active == "true") != bool(st.frames):
+        return False
+    return all(st.entry_number(fr, "Frame") == i for i, fr in enumerate(st.frames, 1))
+
+
+def handoff_heading_fix(project):
+    """(the STATE.md model with its Handoff read, SL201's fix) when the
+    Handoff section is unreadable only because its heading is spelt in
+    another letter case (`## handoff`) and SL201 respells it; else None.
+    A finding that reads the unknown handoff and would go away once it is
+    read may carry that fix."""
+    cache = project.__dict__.setdefault("_standards_lint_plan", {})
+    if "handoff_fix" not in cache:
+        cache["handoff_fix"] = _handoff_heading_fix(project)
+    return cache["handoff_fix"]
+
+
+def _handoff_heading_fix(project):
+    from standards_lint.rules.state_structure import state_section_count
+    from standards_lint.state import StateModel
+
+    st = project.state
+    if st is None or st.sections("Handoff") or not stack_in_order(st):
+        return None
+    near = [c for c in st.doc.sections if c.title.strip().lower() == "handoff"]
+    if len(near) != 1:
+        return None
+    fix = None
+    for d in state_section_count.check(project):
+        if d.fix is not None and any(e.replacement == "## Handoff" for e in d.fix.edits):
+            fix = d.fix
+    if fix is None:
+        return None
+    alt = StateModel(st.doc)
+    alt.__dict__["handoff"] = near[0]
+    return alt, fix
 
 
 # ---------------------------------------------------------------------------
@@ -660,11 +704,16 @@ def current_increment_value(project):
 > number or `NONE` [...] Every checkpoint requires a defined increment.
 > (PROTOCOL.md, Testable Increments)
 
-**Fix safety.** No fix.""",
+**Fix safety.** Sometimes (safe): with `AFTER_IMPLEMENTATION` cadence or a `COMPLETE`
+plan, the protocol fixes `Current Increment: NONE` (SL805, SL806 carry the
+same fix). Otherwise no fix: whether the entry or the number is wrong is the
+Developer's call.
+""",
     bad_example="`Current Increment`: `3`\n\n## Verification Increments\n\n### Increment 1",
     good_example="`Current Increment`: `1`\n\n## Verification Increments\n\n### Increment 1",
+    fix="sometimes",
     help="Add the `### Increment N` entry, or set `Current Increment` to an increment the plan defines.",
-    no_fix_reason="Whether the entry or the number is wrong is the Developer's call.",
+    no_fix_reason="With INCREMENTAL cadence, whether the entry or the number is wrong is the Developer's call.",
 )
 def current_increment_defined(project):
     plan = load_plan(project)
@@ -678,9 +727,14 @@ def current_increment_defined(project):
         return
     if POSITIVE_RE.match(v) and plan.increment(int(v)) is not None:
         return
+    # The cadence or a COMPLETE plan fixes the value NONE outright (SL805, SL806).
+    fix = None
+    if (plan.cadence == "AFTER_IMPLEMENTATION" or plan.status == "COMPLETE") and not plan.doc.conflicts:
+        fix = _current_increment_none_fix(plan)
     yield report(
         (plan.path, f.value_span),
         f"`Current Increment` {v} has no `### Increment {v}` entry under Verification Increments.",
+        fix,
     )
 
 
@@ -712,16 +766,22 @@ def after_implementation_current_increment(project):
 
 
 def _current_increment_must_be_none(plan, because: str):
-    from standards_lint.rule import replace
-
     f = one_field(plan.header, "Current Increment")
     if f is None or f.value.strip() == "NONE":
         return
     yield report(
         (plan.path, f.value_span),
         f"{because}, so `Current Increment` must be `NONE`, not `{f.value}`.",
-        fix=replace(plan.path, f.value_span, "NONE", description="Set Current Increment to NONE"),
+        fix=_current_increment_none_fix(plan),
     )
+
+
+def _current_increment_none_fix(plan) -> Optional[Fix]:
+    """Set the plan's one `Current Increment` to NONE."""
+    f = one_field(plan.header, "Current Increment")
+    if f is None or f.value.strip() == "NONE":
+        return None
+    return replace(plan.path, f.value_span, "NONE", description="Set Current Increment to NONE")
 
 
 @rule(
@@ -762,12 +822,19 @@ def complete_plan_current_increment(project):
 **Why.**
 > `EXPEDITED` supports only `AFTER_IMPLEMENTATION`. (PROTOCOL.md, Verification Cadence)
 
-**Fix safety.** No fix: an incremental request needs promotion to STANDARD first
-(user-decisions.md, Switch verification cadence).""",
+**Fix safety.** Sometimes (unsafe): with no `INCREMENTAL` request pending in
+`Active Work.PendingVerificationCadence` (which would authorize promotion),
+the cadence is set to `AFTER_IMPLEMENTATION`, the only one the mode supports,
+and `Current Increment` to `NONE` (user-decisions.md, Switch verification
+cadence, step 5). No fix for a missing or repeated field, or while an
+incremental request is pending: that request needs promotion to STANDARD
+first.
+""",
     bad_example="`CycleMode`: `EXPEDITED` ... plan: `Verification Cadence`: `INCREMENTAL`",
     good_example="`CycleMode`: `EXPEDITED` ... plan: `Verification Cadence`: `AFTER_IMPLEMENTATION`",
+    fix="sometimes",
     help="Use `Verification Cadence`: `AFTER_IMPLEMENTATION`, or promote the cycle to STANDARD first.",
-    no_fix_reason="An incremental request needs promotion to STANDARD first (user-decisions.md, Switch verification cadence).",
+    no_fix_reason="A missing or repeated field, or a pending INCREMENTAL request: that request needs promotion to STANDARD first (user-decisions.md, Switch verification cadence).",
 )
 def expedited_cadence(project):
     plan = load_plan(project)
@@ -777,7 +844,23 @@ def expedited_cadence(project):
     if plan.cadence == "AFTER_IMPLEMENTATION":
         return
     found = fields(plan.header, "Verification Cadence")
-    yield report(field_anchor(plan.doc, found[0] if found else None), "This is an EXPEDITED cycle, which supports only `Verification Cadence`: `AFTER_IMPLEMENTATION`.")
+    fix = None
+    # No INCREMENTAL request is pending (which would authorize promotion):
+    # the cycle's mode leaves one cadence, and it clears Current Increment
+    # (user-decisions.md, Switch verification cadence, step 5).
+    if (len(found) == 1 and found[0].value.strip() and not plan.doc.conflicts
+            and st.aw("PendingVerificationCadence") in ("NONE", "AFTER_IMPLEMENTATION")):
+        edits = [Edit(plan.path, found[0].value_span.start, found[0].value_span.end, "AFTER_IMPLEMENTATION")]
+        clear = _current_increment_none_fix(plan)
+        if clear is not None:
+            edits.extend(clear.edits)
+        elif fields(plan.header, "Current Increment") and one_field(plan.header, "Current Increment") is None:
+            edits = []  # a repeated or empty Current Increment: SL801's; which value is meant is unknown
+        if edits:
+            fix = Fix(tuple(edits), "unsafe",
+                      "Set `Verification Cadence` to AFTER_IMPLEMENTATION, the only one EXPEDITED supports"
+                      + (", and `Current Increment` to NONE" if len(edits) > 1 else ""))
+    yield report(field_anchor(plan.doc, found[0] if found else None), "This is an EXPEDITED cycle, which supports only `Verification Cadence`: `AFTER_IMPLEMENTATION`.", fix)
 
 
 # ---------------------------------------------------------------------------
@@ -798,7 +881,10 @@ the active plan: present once, and one of `PENDING`, `IN_PROGRESS`, `DONE`.
 `` `Status`: `PENDING | IN_PROGRESS | DONE` ``; the checkpoint and completion gates
 (Checkpoint Handoffs, Full Verification Boundary) are defined on steps being `DONE`.
 
-**Fix safety.** Sometimes (safe): a status that is one of the three in another letter case or inside the template's angle brackets (`done`, `<DONE>`) is respelt. Otherwise no fix.""",
+**Fix safety.** Sometimes: a status that is one of the three in another letter case or
+inside the template's angle brackets (`done`, `<DONE>`) is respelt (safe); the
+plan state `COMPLETE` on a step becomes `DONE` (unsafe). Otherwise no fix.
+""",
     bad_example="### DEV-002 — Search box\n\n`Status`: `WAITING` `Depends On`: `DEV-001`",
     good_example="### DEV-002 — Search box\n\n`Status`: `PENDING` `Depends On`: `DEV-001`",
     fix="sometimes",
@@ -816,16 +902,36 @@ def step_status_value(project):
         if found:
             msg = f"{s.id} has Status `{found[0].value}`; a step's Status must be PENDING, IN_PROGRESS or DONE."
             where = (plan.path, found[0].value_span)
-            fix = None
-            # Only the spelling is off (`done`, `<DONE>`): the value is meant.
-            meant = found[0].value.strip().strip("<>").strip().upper().replace(" ", "_")
-            if len(found) == 1 and meant in ("PENDING", "IN_PROGRESS", "DONE"):
-                fix = replace(plan.path, found[0].value_span, meant, description=f"Spell the Status `{meant}`")
+            fix = _step_status_fix(plan, s)
         else:
             msg = f"{s.id} has no `Status` field; give it one: PENDING, IN_PROGRESS or DONE."
             where = s.container.heading
             fix = None
         yield report(where, msg, fix)
+
+
+# The plan's word for a finished plan, written on a step: the step is DONE
+# (a step's states are PENDING, IN_PROGRESS and DONE; Developer template).
+_PLAN_WORDS = {"COMPLETE": "DONE", "COMPLETED": "DONE"}
+
+
+def _step_status_fix(plan, s: Step) -> Optional[Fix]:
+    """Respell a step's one Status whose value is meant: one of the three
+    in another letter case or inside the template's angle brackets (`done`,
+    `<DONE>`; safe), or the plan state `COMPLETE` (unsafe: DONE)."""
+    found = fields(s.container, "Status")
+    if len(found) != 1:
+        return None
+    meant = found[0].value.strip().strip("<>").strip().upper().replace(" ", "_").replace("-", "_")
+    if meant in STEP_STATUSES:
+        if meant == found[0].value:
+            return None
+        return replace(plan.path, found[0].value_span, meant, description=f"Spell the Status `{meant}`")
+    if meant in _PLAN_WORDS and not plan.doc.conflicts:  # a merge conflict is the user's to resolve
+        new = _PLAN_WORDS[meant]
+        return replace(plan.path, found[0].value_span, new, safe=False,
+                       description=f"Set the step's Status to `{new}` (`{found[0].value}` is a plan state)")
+    return None
 
 
 @rule(
@@ -989,9 +1095,14 @@ def step_dependency_loop(project):
 **Why.** The Developer template: "`COMPLETE` means every current approved step is `DONE`
 and Developer's completion gate otherwise passes." (See also Full Verification Boundary.)
 
-**Fix safety.** No fix: either finish the step or reopen the plan.""",
+**Fix safety.** Sometimes: a step whose Status spells DONE otherwise (`done`, or the
+plan state `COMPLETE`) carries SL810's respelling (safe for a spelling,
+unsafe for `COMPLETE`). Otherwise no fix: either finish the step or reopen
+the plan.
+""",
     bad_example="`Status`: `COMPLETE` ...\n\n### DEV-002\n\n`Status`: `PENDING` `Depends On`: `DEV-001`",
     good_example="`Status`: `COMPLETE` ...\n\n### DEV-002\n\n`Status`: `DONE` `Depends On`: `DEV-001`",
+    fix="sometimes",
     help="Finish the step (DONE), or reopen the plan.",
     no_fix_reason="Either finish the step or reopen the plan.",
 )
@@ -1002,7 +1113,11 @@ def complete_plan_unfinished_step(project):
     for s in plan.steps:
         if not s.done:
             where = (plan.path, s.status_field.value_span) if s.status_field is not None else s.container.heading
-            yield report(where, f"The plan is COMPLETE but {s.id} is not DONE.")
+            # A Status that only spells DONE otherwise (`done`, `COMPLETE`) is the step's own fix.
+            fix = _step_status_fix(plan, s)
+            if fix is not None and fix.edits[0].replacement != "DONE":
+                fix = None
+            yield report(where, f"The plan is COMPLETE but {s.id} is not DONE.", fix)
 
 
 @rule(
@@ -1067,7 +1182,7 @@ and a scoped recovery whose plan saves the suspended Developer assignment are ex
 > applicable Developer and Tester gates must hold for the current implementation.
 > (PROTOCOL.md, Full Verification Boundary)
 
-**Fix safety.** Sometimes (unsafe): when every step is DONE, the plan's `Status` is set to `COMPLETE` (the Developer confirms the gate passed). Otherwise no fix.""",
+**Fix safety.** Sometimes (unsafe): when every step is DONE, the plan's `Status` is set to `COMPLETE` (the Developer confirms the gate passed). When STATE.md's Handoff is unread only because its heading is spelt in another letter case (`## handoff`) and, read, it is a checkpoint that lets the plan stay open, the finding carries SL201's respelling of the heading (safe). Otherwise no fix.""",
     bad_example="`WorkflowState`: `REVIEWING_IMPLEMENTATION` ... plan: `Status`: `IN_PROGRESS`",
     good_example="`WorkflowState`: `REVIEWING_IMPLEMENTATION` ... plan: `Status`: `COMPLETE`",
     fix="sometimes",
@@ -1088,6 +1203,14 @@ def plan_complete_after_developing(project):
     if plan.steps and all(s.done for s in plan.steps) and len(fields(plan.header, "Status")) == 1:
         fix = replace(plan.path, f.value_span, "COMPLETE", safe=False,
                       description="Mark the plan COMPLETE (every step is DONE)")
+    else:
+        # The handoff is unread only for its heading's spelling, and once read
+        # it lets the plan stay open (a checkpoint): the heading is the fix.
+        st = project.state
+        h = handoff_heading_fix(project)
+        if (h is not None and not plan.doc.conflicts and st.workflow_state == "TESTING" and st.cycle_mode == "STANDARD"
+                and not developer_completion_due(project, plan, st=h[0])):
+            fix = h[1]
     yield report(
         (plan.path, f.value_span),
         f"The cycle has passed DEVELOPING, so the plan must be COMPLETE; its Status is `{f.value}`.",

@@ -11,6 +11,7 @@ import re
 from typing import Optional
 
 from standards_lint.ast import Document
+from standards_lint.findings import Edit, Fix
 from standards_lint.holding import holding, tester_record_relaxed
 from standards_lint.protocol import record_path
 from standards_lint.rule import module_rules, report, rule
@@ -27,6 +28,8 @@ from standards_lint.rules.development_plan import (
     one_field,
     top_frame_in_correction,
     frame_value,
+    handoff_heading_fix,
+    stack_in_order,
     tester_assignment,
     valid_checkpoint,
     value_of,
@@ -85,6 +88,61 @@ def increment_rows(doc: Document) -> list[tuple[int, str, int]]:
 
 def _report_status(doc: Document) -> Optional[str]:
     return value_of(doc.header, "Status")
+
+
+def assigned_assessment(project, doc: Document) -> Optional[tuple[str, str]]:
+    """(purpose, target) that STATE.md fixes for Tester's report in TESTING:
+    `FULL`/`NONE` for full verification after a handoff that is no
+    checkpoint, `INCREMENT`/`Increment N` after a valid CHECKPOINT from
+    DEVELOPING naming an increment the plan defines (Checkpoint Handoffs;
+    Full Verification Boundary).  None when the Handoff section is not
+    readable, for a correction or a restored assignment, or when the other
+    purpose would raise what the report does not have now (a COMPLETE
+    report is FULL; an increment assessment lists every current condition)."""
+    st = project.state
+    if st is None or st.workflow_state != "TESTING" or st.handoff is None or not st.ho("Kind"):
+        return None
+    if not stack_in_order(st):
+        return None  # the frames' numbers tie suspended assignments to them: unknown
+    plan = load_plan(project)
+    a = tester_assignment(project, plan, doc)
+    if a is None or a.restored or a.scoped:
+        return None
+    if a.kind == "FULL":
+        if st.ho("Kind") == "CHECKPOINT":
+            return None  # an invalid checkpoint: which half of the handoff is wrong is unknown
+        return ("FULL", "NONE")
+    if a.kind == "INCREMENT":
+        m = _INCREMENT_TARGET_RE.match(a.target or "")
+        if not m or plan is None or plan.increment(int(m.group(1))) is None:
+            return None
+        if _report_status(doc) == "COMPLETE":
+            return None
+        from standards_lint.rules.acceptance import partial_gaps_for
+
+        if partial_gaps_for(project, doc.path, "INCREMENT"):
+            return None
+        return ("INCREMENT", a.target)
+    return None
+
+
+def _assignment_fix(project, doc: Document):
+    """Set `Assessment Purpose` and `Assessment Target` (each written once)
+    to what the assignment fixes (:func:`assigned_assessment`)."""
+    want = assigned_assessment(project, doc)
+    if want is None or doc.conflicts:
+        return None
+    edits = []
+    for name, value in zip(("Assessment Purpose", "Assessment Target"), want):
+        found = fields(doc.header, name)
+        if len(found) != 1 or not found[0].value.strip():
+            return None
+        if found[0].value != value:
+            edits.append(Edit(doc.path, found[0].value_span.start, found[0].value_span.end, value))
+    if not edits:
+        return None
+    return Fix(tuple(edits), "unsafe", f"Record Tester's assignment: `Assessment Purpose`: `{want[0]}` and "
+                                       f"`Assessment Target`: `{want[1]}`")
 
 
 # ---------------------------------------------------------------------------
@@ -160,11 +218,19 @@ def assessment_purpose_value(project):
 contract; target `NONE`." and Full Verification Boundary: "with
 `Assessment Purpose: FULL` and `Assessment Target: NONE`".
 
-**Fix safety.** No fix: the purpose may be the wrong half.""",
+**Fix safety.** Sometimes (unsafe): in `TESTING` with a readable Handoff and the
+recovery stack in order (Active agreeing, frames numbered 1, 2, ...), Tester's
+assignment fixes both values: `FULL`/`NONE` after a handoff that is no
+checkpoint, `INCREMENT`/`Increment N` after a valid checkpoint naming an
+increment the plan defines (not for a `COMPLETE` report, nor when the
+increment assessment would then miss a current condition). Otherwise no fix:
+the purpose may be the wrong half.
+""",
     bad_example="`Assessment Purpose`: `FULL` `Assessment Target`: `Increment 1`",
     good_example="`Assessment Purpose`: `FULL` `Assessment Target`: `NONE`",
+    fix="sometimes",
     help="Set `Assessment Target` to `NONE` for a FULL assessment, or correct the purpose.",
-    no_fix_reason="The purpose may be the wrong half.",
+    no_fix_reason="Outside TESTING, without a readable Handoff, for a correction or restored assignment, or an invalid checkpoint: the purpose may be the wrong half.",
 )
 def full_assessment_target(project):
     doc = load_report(project)
@@ -172,7 +238,8 @@ def full_assessment_target(project):
         return
     t = _target(doc)
     if t is not None and t != "NONE":
-        yield report(_where(doc, "Assessment Target"), f"A FULL assessment needs `Assessment Target`: `NONE`, not `{t}`.")
+        yield report(_where(doc, "Assessment Target"), f"A FULL assessment needs `Assessment Target`: `NONE`, not `{t}`.",
+                     _assignment_fix(project, doc))
 
 
 @rule(
@@ -227,11 +294,23 @@ A `CHECKPOINT` is only an increment assignment when it is valid: "With effective
 `INCREMENTAL` and no active recovery, `CHECKPOINT` permits only `DEVELOPING -> TESTING`
 and `TESTING -> DEVELOPING`" (Checkpoint Handoffs).
 
-**Fix safety.** No fix.""",
+**Fix safety.** Sometimes (unsafe): in `TESTING` with a readable Handoff and the
+recovery stack in order (Active agreeing, frames numbered 1, 2, ...), Tester's
+assignment fixes both values: `FULL`/`NONE` after a handoff that is no
+checkpoint, `INCREMENT`/`Increment N` after a valid checkpoint naming an
+increment the plan defines (not for a `COMPLETE` report, nor when the
+increment assessment would then miss a current condition). When STATE.md's
+Handoff is unread only because its heading is spelt in another letter case
+(`## handoff`) and, read, it is a checkpoint assigning exactly the increment
+the report records, the finding carries SL201's respelling of the heading
+(safe). Otherwise no fix:
+the report may belong to another assignment; the Tester confirms.
+""",
     bad_example="`WorkflowState`: `TESTING` (after FORWARD) ... report: `Assessment Purpose`: `INCREMENT`",
     good_example="`WorkflowState`: `TESTING` (after FORWARD) ... report: `Assessment Purpose`: `FULL` `Assessment Target`: `NONE`",
+    fix="sometimes",
     help="Record `Assessment Purpose`: `FULL` and `Assessment Target`: `NONE` for full verification.",
-    no_fix_reason="The report may belong to another assignment; the Tester confirms.",
+    no_fix_reason="Outside TESTING, without a readable Handoff, for a correction or restored assignment, or an invalid checkpoint: the report may belong to another assignment; the Tester confirms.",
 )
 def full_verification_purpose(project):
     if tester_record_relaxed(project):
@@ -246,7 +325,21 @@ def full_verification_purpose(project):
     if p is None or t is None:
         return
     if p != "FULL" or t != "NONE":
-        yield report(_where(doc, "Assessment Purpose"), f"Tester's assignment is full verification, so the report needs `Assessment Purpose`: `FULL` and `Assessment Target`: `NONE` (it has `{p}` / `{t}`).")
+        yield report(_where(doc, "Assessment Purpose"), f"Tester's assignment is full verification, so the report needs `Assessment Purpose`: `FULL` and `Assessment Target`: `NONE` (it has `{p}` / `{t}`).",
+                     _assignment_fix(project, doc) or _read_handoff_fix(project, doc, p, t))
+
+
+def _read_handoff_fix(project, doc: Document, purpose: str, target: str):
+    """SL201's respelling of a `## handoff` heading, when the handoff it
+    makes readable is a checkpoint assigning exactly the increment the report
+    records (the assignment then is no full verification)."""
+    h = handoff_heading_fix(project)
+    if h is None:
+        return None
+    a = tester_assignment(project, load_plan(project), doc, st=h[0])
+    if a is not None and a.kind == "INCREMENT" and not a.restored and (purpose, target) == ("INCREMENT", a.target):
+        return h[1]
+    return None
 
 
 @rule(
@@ -264,11 +357,19 @@ not `Increment N`.
 > records `Assessment Purpose: INCREMENT` and `Assessment Target: Increment N`
 > (PROTOCOL.md, Checkpoint Handoffs)
 
-**Fix safety.** No fix.""",
+**Fix safety.** Sometimes (unsafe): in `TESTING` with a readable Handoff and the
+recovery stack in order (Active agreeing, frames numbered 1, 2, ...), Tester's
+assignment fixes both values: `FULL`/`NONE` after a handoff that is no
+checkpoint, `INCREMENT`/`Increment N` after a valid checkpoint naming an
+increment the plan defines (not for a `COMPLETE` report, nor when the
+increment assessment would then miss a current condition). Otherwise no fix:
+the report may belong to another assignment; the Tester confirms.
+""",
     bad_example="`Reason`: `Increment 1 ready.` ... report: `Assessment Target`: `Increment 2`",
     good_example="`Reason`: `Increment 1 ready.` ... report: `Assessment Purpose`: `INCREMENT` `Assessment Target`: `Increment 1`",
+    fix="sometimes",
     help="Record `Assessment Purpose`: `INCREMENT` and `Assessment Target`: `Increment N` for the checkpoint's increment.",
-    no_fix_reason="The report may belong to another assignment; the Tester confirms.",
+    no_fix_reason="Outside TESTING, without a readable Handoff, for a correction or restored assignment, or an invalid checkpoint: the report may belong to another assignment; the Tester confirms.",
 )
 def checkpoint_assessment_target(project):
     if tester_record_relaxed(project):
@@ -287,7 +388,8 @@ def checkpoint_assessment_target(project):
         return
     if _purpose(doc) == "INCREMENT" and _target(doc) == f"Increment {n}":
         return
-    yield report(_where(doc, "Assessment Target"), f"The checkpoint assigns Increment {n}; the report needs `Assessment Purpose`: `INCREMENT` and `Assessment Target`: `Increment {n}`.")
+    yield report(_where(doc, "Assessment Target"), f"The checkpoint assigns Increment {n}; the report needs `Assessment Purpose`: `INCREMENT` and `Assessment Target`: `Increment {n}`.",
+                 _assignment_fix(project, doc))
 
 
 @rule(
