@@ -157,6 +157,15 @@ def at(field):
     return (field.path, field.value_span)
 
 
+def _forward_state_fix(project):
+    """A FORWARD handoff from an included state into an omitted one: the
+    state is the forward step from `Handoff.From` (handoff.forward_fix;
+    with `WorkflowState` off the route that fix can only set it)."""
+    from standards_lint.rules.handoff import forward_fix
+
+    return forward_fix(project)
+
+
 # -- rules ---------------------------------------------------------------------
 @rule(
     code="SL300",
@@ -193,6 +202,7 @@ def documentation_omitted_state(project):
             f"WorkflowState {ws} is not part of a DOCUMENTATION cycle, which omits Development, "
             "Testing and Implementation Review; stay on AUDITING -> SCOPING -> ARCHITECTING -> DOCUMENTING "
             "-> REVIEWING_FINAL -> SYNCHRONIZING -> AWAITING_USER_SIGNOFF.",
+            _forward_state_fix(project),
         )
 
 
@@ -229,6 +239,7 @@ def expedited_omitted_state(project):
             at(header_field(sm, "WorkflowState")),
             f"WorkflowState {ws} is not part of an EXPEDITED cycle (DEVELOPING -> REVIEWING_IMPLEMENTATION "
             "-> AWAITING_USER_SIGNOFF). Promote the cycle to STANDARD before work that needs an omitted role.",
+            _forward_state_fix(project),
         )
 
 

@@ -283,10 +283,13 @@ def corrective_handoff_target(project):
     if ft not in FAILURE_TARGETS or ws not in WORKFLOW_STATES or ws in FAILURE_TARGETS[ft]:
         return
     what = "failure" if v.kind == "FAILURE" else "rework"
+    from standards_lint.rules.recovery import pushed_state_fix
+
     yield report(
         _at(v.ws_f),
         f"{_an(ft)} {what} belongs to {_targets_text(ft)}, but the {v.kind} handoff left "
         f"WorkflowState at {ws}.",
+        pushed_state_fix(project),
     )
 
 
@@ -339,8 +342,17 @@ def corrective_handoff_recovery_frame(project):
         where,
         f"The {v.kind} handoff moved from {frm} to {ws}, so the last recovery frame must record "
         f"`From`: `{frm}` and `Owner`: `{ws}`; {found}.",
-        None if frames else _push_frame_fix(project, v),
+        _corrective_frame_fix(project, v),
     )
+
+
+def _corrective_frame_fix(project, v):
+    """The state the handoff's own records name (recovery.pushed_state:
+    the frame it pushed, or a same-state failure), else, with an empty
+    stack, the frame Recovery Mechanics spells out."""
+    from standards_lint.rules.recovery import pushed_state_fix
+
+    return pushed_state_fix(project) or (None if v.frames else _push_frame_fix(project, v))
 
 
 def _section_end(st, section) -> Optional[int]:
@@ -647,7 +659,61 @@ def documentation_forward_route(project):
         _at(v.from_f),
         f"A DOCUMENTATION FORWARD handoff follows {DOC_ROUTE_TEXT} one step at a time; "
         f"{frm} -> {ws} skips or leaves that route.",
+        forward_fix(project),
     )
+
+
+def forward_fix(project):
+    """The field a FORWARD handoff that is not one step of the route got
+    wrong, when the project's files determine it (Forward Transitions;
+    Handoff Rules: "Forward handoff requires the current completion gate to
+    pass"), outside recovery (a rerun has its own route):
+
+    - `Handoff.From` is a state of the route but `WorkflowState` is not (a
+      state the cycle's topology omits), or lies before `From` (a FORWARD
+      never goes back): `WorkflowState` becomes the forward step from
+      `From`;
+    - `WorkflowState` is a state of the route and `Handoff.From` is no
+      workflow state at all: `From` becomes the state whose forward step
+      `WorkflowState` is.
+
+    In both, the records of every gate before the new state must be
+    COMPLETE for this cycle (the gate passed).  A terminal state is the
+    user's decision (sign-off, cancellation): no fix; nor is a move into
+    `AWAITING_USER_SIGNOFF`, whose readiness asks more than the records'
+    Status."""
+    from standards_lint.rules.recovery import _route, forward_step, passed_records_complete
+
+    v = _view(project)
+    if v is None or v.kind != "FORWARD" or v.frames or v.recovery_in_use() is not False:
+        return None
+    if v.obligations_in_use():
+        return None
+    frm, ws = v.frm, v.ws
+    if frm is None or ws is None or ws in TERMINAL_STATES or frm in TERMINAL_STATES:
+        return None
+    route = _route(project)
+    if frm in route and ws in WORKFLOW_STATES:
+        nxt = forward_step(project, frm)
+        if nxt is None or nxt == ws or v.ws_f is None or nxt == "AWAITING_USER_SIGNOFF":
+            return None  # sign-off readiness asks more than the gates' records
+        if ws in route and route.index(ws) > route.index(frm):
+            return None  # a skip: either end may be wrong
+        if not passed_records_complete(project, nxt):
+            return None
+        return _set_state_edit(v, nxt, f"Set WorkflowState to {nxt}, the forward step from {frm}")
+    if ws in route and frm not in WORKFLOW_STATES and frm != "NONE" and v.from_f is not None:
+        prev = [s for s in route if forward_step(project, s) == ws]
+        if len(prev) != 1 or not passed_records_complete(project, ws):
+            return None
+        return replace(v.from_f.path, v.from_f.value_span, prev[0], safe=False,
+                       description=f"Set Handoff.From to {prev[0]}, the state whose forward step is {ws}")
+    return None
+
+
+def _set_state_edit(v, new: str, description: str):
+    f = v.ws_f
+    return replace(f.path, f.value_span, new, safe=False, description=description)
 
 
 # -- Checkpoint Handoffs ------------------------------------------------------------
@@ -901,7 +967,27 @@ def completion_change_recovery(project):
         where,
         f"A COMPLETION_CHANGE needs inactive recovery with an empty stack and no outstanding "
         f"obligations, but {what}.",
+        _flags_fix(project, v, rec, obl),
     )
+
+
+def _flags_fix(project, v, rec, obl):
+    """When the only thing "active" is an `Active: true` flag over an empty
+    section (SL501/SL502), that flag's fix clears the finding too."""
+    from standards_lint.rules.recovery import clear_flag_fix
+
+    fixes = []
+    if rec:
+        fixes.append(clear_flag_fix(project))
+    if obl:
+        fixes.append(clear_flag_fix(project, obligations=True))
+    if not fixes or None in fixes:
+        return None
+    if len(fixes) == 1:
+        return fixes[0]
+    from standards_lint.findings import Fix
+
+    return Fix(fixes[0].edits + fixes[1].edits, "safe", "Set Recovery.Active and Outstanding Obligations.Active to `false`.")
 
 
 @rule(
@@ -1065,6 +1151,7 @@ def forward_route(project):
         _at(v.from_f),
         f"A FORWARD handoff follows the {route} route one step at a time, but {frm} -> {ws} "
         f"skips, repeats or reverses it ({expect}); a recovery-directed jump records RESUME.",
+        forward_fix(project),
     )
 
 

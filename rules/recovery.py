@@ -19,12 +19,14 @@ import attrs
 from standards_lint.ast import Container, Field
 from standards_lint.findings import Edit, Fix
 from standards_lint.protocol import (
+    CYCLE_ID_RE,
     FAILURE_TARGETS,
     FAILURE_TYPES,
     ROUTE_DOCUMENTATION,
     ROUTE_EXPEDITED,
     TERMINAL_STATES,
     WORKFLOW_STATES,
+    record_path,
 )
 from standards_lint.rule import module_rules, replace, report, rule
 
@@ -125,6 +127,26 @@ def _owners_text(ft: str) -> str:
 
 
 # -- Active flags -------------------------------------------------------------
+def _flag_fix(active, want: str, title: str) -> Fix:
+    return replace(active.path, active.value_span, want, description=f"Set {title}.Active to `{want}`.")
+
+
+def clear_flag_fix(project, obligations: bool = False) -> Optional[Fix]:
+    """SL501's (SL502's when *obligations*) fix when the section holds no
+    entries but its `Active` says `true`: set it to `false`.  Rules that
+    read the flag as "recovery is active" carry it too."""
+    st = project.state
+    if st is None:
+        return None
+    section = st.obligations if obligations else st.recovery
+    if section is None or list(section.subsections):
+        return None
+    active = st.one(section, "Active")
+    if active is None or active.value != "true":
+        return None
+    return _flag_fix(active, "false", "Outstanding Obligations" if obligations else "Recovery")
+
+
 def _active_mismatch(project, section, count: int, what_one: str, what_many: str, title: str):
     st = project.state
     if st is None or section is None:
@@ -139,7 +161,7 @@ def _active_mismatch(project, section, count: int, what_one: str, what_many: str
         (active.path, active.value_span),
         f"{title}.Active is `{active.value}` but there {_plural(count, what_one, what_many)}; "
         f"it must be `{want}`.",
-        fix=replace(active.path, active.value_span, want, description=f"Set {title}.Active to `{want}`."),
+        fix=_flag_fix(active, want, title),
     )
 
 
@@ -342,8 +364,8 @@ def recovery_frame_resume_at(project):
         if frm is None or resume is None or frm == resume:
             continue
         f = fr.get("ResumeAt").field
-        fix = None
-        if _in_route(project, frm):
+        fix = stale_frame_fix_for(project, fr)
+        if fix is None and _in_route(project, frm):
             fix = replace(f.path, f.value_span, frm, safe=False,
                           description=f"Set frame {fr.label}'s ResumeAt to its From, {frm}")
         yield report(
@@ -362,6 +384,233 @@ def _in_route(project, state: str, role: bool = False) -> bool:
     if mode == "EXPEDITED":
         return state in ROUTE_EXPEDITED
     return state in WORKFLOW_STATES
+
+
+# -- a stale last frame -------------------------------------------------------
+CORRECTIVE_KINDS = ("FAILURE", "USER_REWORK")
+
+
+def _route(project) -> tuple[str, ...]:
+    from standards_lint.holding import route_of
+    from standards_lint.rules.cycle_modes import project_mode
+
+    return route_of(_cycle_mode(project), project_mode(project))
+
+
+def _frame_owners(project, ft: str) -> tuple[str, ...]:
+    """The states that may own a frame of failure type *ft* in this cycle
+    mode (Failure Handoffs; Documentation Cycle Contract: REVIEW goes to
+    REVIEWING_FINAL, IMPLEMENTATION and VERIFICATION have no owner)."""
+    owners = FAILURE_TARGETS.get(ft, ())
+    mode = _cycle_mode(project)
+    if mode == "DOCUMENTATION":
+        if ft == "REVIEW":
+            return ("REVIEWING_FINAL",)
+        return tuple(o for o in owners if o in DOC_ROLES)
+    if mode == "EXPEDITED":
+        return tuple(o for o in owners if o in EXPEDITED_OWNERS)
+    return owners
+
+
+def _frame_broken(project, fr: Frame) -> Optional[bool]:
+    """Whether the frame contradicts itself (the Failure Types table, step 1
+    of Recovery Mechanics, the cycle's topology); None when a value is
+    missing or invalid (SL504's findings)."""
+    frm, owner, resume, ft = fr.state("From"), fr.state("Owner"), fr.state("ResumeAt"), fr.get("FailureType").text
+    rt = fr.get("RerunThrough").text
+    if None in (frm, owner, resume) or ft not in FAILURE_TYPES or (rt != "NONE" and rt not in WORKFLOW_STATES):
+        return None
+    return (owner not in _frame_owners(project, ft) or resume != frm or frm == owner
+            or not _in_route(project, frm) or not _in_route(project, resume)
+            or not _in_route(project, owner, role=True))
+
+
+def _frame_fits_state(project, fr: Frame, ws: str) -> bool:
+    """Whether WorkflowState is where the frame's correction can be: its
+    Owner while `RerunThrough` is NONE, else between Owner and RerunThrough
+    on the cycle's route (Recovery Mechanics, steps 4-7)."""
+    owner, rt = fr.state("Owner"), fr.get("RerunThrough").text
+    if ws in TERMINAL_STATES or ws == "AWAITING_USER_SIGNOFF" or owner is None:
+        return False
+    if rt == "NONE":
+        return ws == owner
+    route = _route(project)
+    if owner not in route or rt not in route or ws not in route:
+        return False
+    return route.index(owner) <= route.index(ws) <= route.index(rt)
+
+
+def forward_step(project, frm: str) -> Optional[str]:
+    """The state a FORWARD handoff from *frm* enters (Forward Transitions):
+    the next state of the cycle's route, after `REVIEWING_IMPLEMENTATION`
+    the one its CompletionPolicy names."""
+    route = _route(project)
+    if frm not in route or frm == route[-1]:
+        return None
+    if _cycle_mode(project) == "STANDARD" and frm == "REVIEWING_IMPLEMENTATION":
+        policy = project.state.aw("CompletionPolicy")
+        return {"FULL_DELIVERABLE": "DOCUMENTING", "IMPLEMENTATION_REVIEWED": "AWAITING_USER_SIGNOFF"}.get(policy)
+    return route[route.index(frm) + 1]
+
+
+def passed_records_complete(project, ws: str) -> bool:
+    """Whether every record the cycle's passed gates leave (the plan, the
+    verification report, the reviews, documentation and synchronization
+    records its mode and CompletionPolicy require, on the route before
+    *ws*) exists at its fixed path for this cycle with `Status`:
+    `COMPLETE`: the records say the cycle passed those gates."""
+    from standards_lint.rules.required_records import STATE_RECORDS, _Cycle, _record
+
+    st = project.state
+    cid = st.aw("Id")
+    route = _route(project)
+    if not cid or not CYCLE_ID_RE.match(cid) or ws not in route:
+        return False
+    required, _order = _Cycle(st).required()
+    gates = {s: STATE_RECORDS[s] for s in required}
+    if "DEVELOPING" in route:
+        gates["DEVELOPING"] = ("DEVELOPMENT", None)
+    for s in route[: route.index(ws)]:
+        if s not in gates:
+            continue
+        art, kind = gates[s]
+        found, status, _field = _record(project, record_path(art, cid, kind), cid)
+        if found != "ok" or status != "COMPLETE":
+            return False
+    return True
+
+
+def _handoff_explains_state(project, ws: str) -> bool:
+    """The last handoff entered WorkflowState on its own terms: a FORWARD
+    one step of the route, or a RESUME (a recovery return) from another
+    state; and the records of the gates passed before it are COMPLETE."""
+    st = project.state
+    kind, frm = st.ho("Kind"), st.ho("From")
+    if kind == "FORWARD":
+        ok = frm is not None and forward_step(project, frm) == ws
+    elif kind == "RESUME":
+        ok = frm in WORKFLOW_STATES and frm != ws
+    else:
+        ok = False
+    return ok and passed_records_complete(project, ws)
+
+
+def stale_frame_fix(project) -> Optional[Fix]:
+    """Pop the last recovery frame when the project's other files show it
+    stale: it contradicts itself (its Owner does not own its FailureType,
+    its ResumeAt is not its From, or a state lies outside the cycle's
+    topology), the workflow is not where its correction could be (or a
+    FORWARD or CHECKPOINT left an owner that never finished its
+    correction), and the last handoff is not the failure that pushed it
+    (same `From`).  The state and the handoff agree and the frame is the
+    odd one out.  The fix removes the frame and sets `Recovery.Active` to
+    what the remaining stack says; only when the remaining stack (if any)
+    fits the state."""
+    st = project.state
+    fs = frames(project)
+    ws = _workflow_state(project)
+    if st is None or not fs or ws is None or st.recovery is None or project.workflow_conflicted:
+        return None
+    fr = fs[-1]
+    if _frame_broken(project, fr) is not True:
+        return None
+    if not _frame_owners(project, fr.get("FailureType").text):
+        return None  # an omitted owner: a blocking user decision or Expedited Promotion, not a pop
+    kind = st.ho("Kind")
+    if kind in CORRECTIVE_KINDS and st.ho("From") == fr.state("From"):
+        return None  # the handoff that pushed it: the frame is the routing record
+    unfinished = fr.get("RerunThrough").text == "NONE" and kind == "FORWARD"
+    if _frame_fits_state(project, fr, ws) and not unfinished:
+        return None
+    if not _handoff_explains_state(project, ws):
+        return None
+    rest = fs[:-1]
+    if rest and not _frame_fits_state(project, rest[-1], ws):
+        return None
+    active = st.one(st.recovery, "Active")
+    if active is None or active.value not in ("true", "false"):
+        return None
+    h = fr.container.heading
+    end = _section_end(st, st.recovery)
+    if h is None or end is None:
+        return None
+    text = st.doc.text
+    start = h.span.start
+    if end == len(text):
+        # The frame ends the file: drop the blank lines before it too,
+        # keeping the line end of the line before.
+        nl = "\r\n" if "\r\n" in text else "\n"
+        while text[:start].endswith(nl + nl):
+            start -= len(nl)
+    edits = [Edit(st.path, start, end, "")]
+    want = "true" if rest else "false"
+    if active.value != want:
+        edits.insert(0, Edit(active.path, active.value_span.start, active.value_span.end, want))
+    return Fix(tuple(edits), "unsafe",
+               f"Remove stale recovery frame {fr.label} ({fr.state('From')} -> {fr.state('Owner')}, "
+               f"{fr.get('FailureType').text}) and set Recovery.Active to `{want}`")
+
+
+def pushed_state(project) -> Optional[str]:
+    """Where the last corrective handoff went, when two records of it agree:
+    the frame it pushed (same `From` and FailureType, an Owner owning that
+    type, `RerunThrough`: `NONE`) names its Owner; with no frame and an
+    inactive stack, a failure whose type `Handoff.From` owns was a
+    same-state correction (Recovery Mechanics, step 1: "Same-state
+    correction creates no frame"), so the state stayed at `From`."""
+    st = project.state
+    if st is None or st.ho("Kind") not in CORRECTIVE_KINDS or st.recovery is None:
+        return None
+    frm, ft = st.ho("From"), st.ho("FailureType")
+    if frm not in WORKFLOW_STATES or frm in TERMINAL_STATES or ft not in FAILURE_TARGETS:
+        return None
+    owners = _frame_owners(project, ft)
+    fs = frames(project)
+    if not fs:
+        active = st.one(st.recovery, "Active")
+        if active is None or active.value != "false" or frm not in owners or not _in_route(project, frm, role=True):
+            return None
+        return frm
+    fr = fs[-1]
+    owner = fr.state("Owner")
+    if (fr.state("From") == frm and fr.get("FailureType").text == ft and owner in owners and owner != frm
+            and fr.get("RerunThrough").text == "NONE" and _in_route(project, owner, role=True)):
+        return owner
+    return None
+
+
+def pushed_state_fix(project) -> Optional[Fix]:
+    """Set WorkflowState to :func:`pushed_state` when it differs.  When the
+    state is terminal, the edit also spans `CycleMode` (unchanged), so the
+    reset a terminal state asks for (SL204) is not applied with it."""
+    st = project.state
+    want = pushed_state(project)
+    f = st.one(st.header, "WorkflowState") if st is not None else None
+    if want is None or f is None or f.value == want:
+        return None
+    end, tail = f.value_span.end, ""
+    cm = st.one(st.header, "CycleMode")
+    if f.value in TERMINAL_STATES and cm is not None and cm.path == f.path and cm.value_span.end > end:
+        tail = st.doc.text[end:cm.value_span.end]
+        end = cm.value_span.end
+    return Fix((Edit(f.path, f.value_span.start, end, want + tail),), "unsafe",
+               f"Set WorkflowState to {want}, where the {st.ho('Kind')} handoff went")
+
+
+def stale_frame_fix_for(project, fr: Frame) -> Optional[Fix]:
+    """The stale-frame fix when *fr* is the frame it removes."""
+    return stale_frame_fix(project) if fr.last else None
+
+
+def _section_end(st, section) -> Optional[int]:
+    """Offset of the next `##` heading after *section*, else the end of the file."""
+    secs = list(st.doc.sections)
+    for i, s in enumerate(secs):
+        if s is section:
+            if i + 1 < len(secs) and secs[i + 1].heading is not None:
+                return secs[i + 1].heading.span.start
+            return len(st.doc.text)
+    return None
 
 
 @rule(
@@ -399,7 +648,7 @@ def recovery_frame_owner(project):
         yield report(
             fr.where("Owner"),
             f"Recovery frame {fr.label}: a {ft} frame belongs to {_owners_text(ft)}, not {owner}.",
-            _owner_fix(project, fr, ft),
+            stale_frame_fix_for(project, fr) or _owner_fix(project, fr, ft),
         )
 
 
@@ -471,16 +720,7 @@ def recovery_active_frame_state(project):
     st = project.state
     f = st.one(st.header, "WorkflowState")
     where = (f.path, f.value_span) if f is not None else fr.where("Owner")
-    fix = None
-    # The state is stale only when the handoff is the failure that pushed
-    # this frame (same From and FailureType) and the frame is well formed.
-    st = project.state
-    ft = fr.get("FailureType").text
-    if (f is not None and st.ho("Kind") in ("FAILURE", "USER_REWORK") and st.ho("From") == fr.state("From")
-            and st.ho("FailureType") == ft and ft in FAILURE_TARGETS and owner in FAILURE_TARGETS[ft]
-            and _in_route(project, owner, role=True) and owner != fr.state("From")):
-        fix = replace(f.path, f.value_span, owner, safe=False,
-                      description=f"Set WorkflowState to the active frame's Owner, {owner}")
+    fix = stale_frame_fix(project) or pushed_state_fix(project)
     yield report(
         where,
         f"Recovery frame {fr.label} is still being corrected (RerunThrough is NONE), "
@@ -538,6 +778,7 @@ def documentation_frame_states(project):
                 fr.where(name),
                 f"Recovery frame {fr.label}: {name} is {shown}; in DOCUMENTATION it must be an included state "
                 f"({', '.join(DOC_STATES)}).",
+                stale_frame_fix_for(project, fr),
             )
 
 
@@ -577,6 +818,7 @@ def documentation_frame_owner(project):
             fr.where("Owner"),
             f"Recovery frame {fr.label}: Owner is {shown}; in DOCUMENTATION it must be an included role's state "
             f"({', '.join(DOC_ROLES)}).",
+            stale_frame_fix_for(project, fr),
         )
 
 
@@ -624,7 +866,7 @@ def documentation_frame_failure_type(project):
             )
         else:
             continue
-        yield report(fr.where("FailureType"), msg)
+        yield report(fr.where("FailureType"), msg, stale_frame_fix_for(project, fr))
 
 
 @rule(
@@ -703,6 +945,7 @@ def documentation_same_state_frame(project):
             fr.where("Owner"),
             f"Recovery frame {fr.label}: From and Owner are both {frm}; a same-state DOCUMENTATION correction "
             "does not push a recovery frame.",
+            stale_frame_fix_for(project, fr),
         )
 
 
@@ -752,6 +995,7 @@ def documentation_rerun_range(project):
         where,
         f"Recovery frame {fr.label}: WorkflowState is {ws}, but the active DOCUMENTATION rerun must stay between "
         f"{owner} and {rt} until its boundary returns to ResumeAt.",
+        stale_frame_fix(project),
     )
 
 
@@ -842,6 +1086,7 @@ def expedited_frame_topology(project):
                 fr.where(name),
                 f"Recovery frame {fr.label}: {name} is {v}, outside the EXPEDITED topology; it must be {what}. "
                 "A skipped role requires Expedited Promotion.",
+                stale_frame_fix_for(project, fr),
             )
 
 
@@ -881,6 +1126,7 @@ def recovery_same_state_frame(project):
             fr.where("Owner"),
             f"Recovery frame {fr.label}: From and Owner are both {frm}; a same-state correction does not push a "
             "recovery frame.",
+            stale_frame_fix_for(project, fr),
         )
 
 

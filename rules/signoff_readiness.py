@@ -22,6 +22,7 @@ from standards_lint.rules.cycle_modes import (
     workflow_state,
 )
 from standards_lint.protocol import WORKFLOW_STATES
+from standards_lint.rules.recovery import stale_frame_fix
 
 # Forward Transitions: the state that hands off to AWAITING_USER_SIGNOFF.
 SIGNOFF_SOURCE = {
@@ -91,11 +92,17 @@ def signoff_recovery(project):
     # The stack and the obligations themselves: an `Active` flag that
     # contradicts them is SL501's and SL502's finding, not a remaining entry.
     if frames or entries:
+        fix = None
+        if len(frames) == 1 and not entries and (ob_active is None or ob_active.value != "true"):
+            # A stack whose one frame the handoff and the state both
+            # contradict (see recovery.stale_frame_fix): popping it clears it.
+            fix = stale_frame_fix(project)
         yield report(
             at(header_field(sm, "WorkflowState")),
             "AWAITING_USER_SIGNOFF requires an empty recovery stack and no outstanding obligations; found "
             + _not_clear_message("AWAITING_USER_SIGNOFF", frames, entries, ob_active)
             + ".",
+            fix,
         )
 
 
