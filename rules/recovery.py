@@ -495,60 +495,109 @@ def _handoff_explains_state(project, ws: str) -> bool:
     return ok and passed_records_complete(project, ws)
 
 
-def stale_frame_fix(project) -> Optional[Fix]:
-    """Pop the last recovery frame when the project's other files show it
-    stale: it contradicts itself (its Owner does not own its FailureType,
-    its ResumeAt is not its From, or a state lies outside the cycle's
-    topology), the workflow is not where its correction could be (or a
-    FORWARD or CHECKPOINT left an owner that never finished its
-    correction), and the last handoff is not the failure that pushed it
-    (same `From`).  The state and the handoff agree and the frame is the
-    odd one out.  The fix removes the frame and sets `Recovery.Active` to
-    what the remaining stack says; only when the remaining stack (if any)
-    fits the state."""
+def _entry_states(project) -> tuple[str, ...]:
+    """Where a cycle start (or installation) leaves WorkflowState
+    (protocol/user-decisions.md, Start a cycle, step 5; State-update rules,
+    1): `AUDITING` (reconciliation first, a DOCUMENTATION cycle, a
+    BROWNFIELD project), `SCOPING` in a GREENFIELD project, `DEVELOPING`
+    for an EXPEDITED cycle."""
+    from standards_lint.rules.cycle_modes import project_mode
+
+    mode = _cycle_mode(project)
+    if mode == "DOCUMENTATION":
+        return ("AUDITING",)
+    if mode == "EXPEDITED":
+        return ("DEVELOPING", "AUDITING")
+    return ("SCOPING", "AUDITING") if project_mode(project) == "GREENFIELD" else ("AUDITING",)
+
+
+def _stale_pop(project) -> Optional[tuple[int, Fix]]:
+    """The frames the project's other files show stale, as (frames kept,
+    the fix removing the others), or None.
+
+    - The last handoff starts the cycle (`INITIAL` or `NEW_CYCLE`) and the
+      state is still the cycle's entry state: a cycle starts with recovery
+      inactive (Start a cycle: "Recovery and outstanding obligations
+      inactive"), and any push since would be the last handoff.  Every
+      frame is stale.
+    - Otherwise the last frame when it contradicts itself (its Owner does
+      not own its FailureType, its ResumeAt is not its From, or a state
+      lies outside the cycle's topology), the workflow is not where its
+      correction could be (or a FORWARD left an owner that never finished
+      its correction), the last handoff is not the failure that pushed it
+      (same `From`), and that handoff explains the state on its own (a
+      route step or a recovery return, the passed gates' records
+      COMPLETE): the state and the handoff agree and the frame is the odd
+      one out.  Only when the remaining stack (if any) fits the state.
+
+    No frame of a failure type a DOCUMENTATION cycle cannot route is
+    removed (the user decides, Documentation Cycle Contract), nor, after
+    the cycle start, one whose owner the cycle skips (Expedited Promotion
+    converts it into an outstanding obligation)."""
     st = project.state
     fs = frames(project)
     ws = _workflow_state(project)
     if st is None or not fs or ws is None or st.recovery is None or project.workflow_conflicted:
         return None
-    fr = fs[-1]
-    if _frame_broken(project, fr) is not True:
-        return None
-    if not _frame_owners(project, fr.get("FailureType").text):
-        return None  # an omitted owner: a blocking user decision or Expedited Promotion, not a pop
     kind = st.ho("Kind")
-    if kind in CORRECTIVE_KINDS and st.ho("From") == fr.state("From"):
-        return None  # the handoff that pushed it: the frame is the routing record
-    unfinished = fr.get("RerunThrough").text == "NONE" and kind == "FORWARD"
-    if _frame_fits_state(project, fr, ws) and not unfinished:
-        return None
-    if not _handoff_explains_state(project, ws):
-        return None
-    rest = fs[:-1]
-    if rest and not _frame_fits_state(project, rest[-1], ws):
-        return None
+    start = kind in ("INITIAL", "NEW_CYCLE") and ws in _entry_states(project)
+    if start:
+        keep = 0
+    else:
+        fr = fs[-1]
+        if _frame_broken(project, fr) is not True:
+            return None
+        if kind in CORRECTIVE_KINDS and st.ho("From") == fr.state("From"):
+            return None  # the handoff that pushed it: the frame is the routing record
+        unfinished = fr.get("RerunThrough").text == "NONE" and kind == "FORWARD"
+        if _frame_fits_state(project, fr, ws) and not unfinished:
+            return None
+        if not _handoff_explains_state(project, ws):
+            return None
+        keep = len(fs) - 1
+        if keep and not _frame_fits_state(project, fs[keep - 1], ws):
+            return None
+    gone = fs[keep:]
+    for fr in gone:
+        ft = fr.get("FailureType").text
+        if _cycle_mode(project) == "DOCUMENTATION" and ft in DOC_UNROUTABLE:
+            return None  # an omitted owner: the user decides (Documentation Cycle Contract)
+        if not start and not _frame_owners(project, ft):
+            return None  # a skipped owner mid-cycle: Expedited Promotion keeps it as an obligation
     active = st.one(st.recovery, "Active")
     if active is None or active.value not in ("true", "false"):
         return None
-    h = fr.container.heading
+    h = gone[0].container.heading
     end = _section_end(st, st.recovery)
     if h is None or end is None:
         return None
     text = st.doc.text
-    start = h.span.start
+    at = h.span.start
     if end == len(text):
-        # The frame ends the file: drop the blank lines before it too,
+        # The frames end the file: drop the blank lines before them too,
         # keeping the line end of the line before.
         nl = "\r\n" if "\r\n" in text else "\n"
-        while text[:start].endswith(nl + nl):
-            start -= len(nl)
-    edits = [Edit(st.path, start, end, "")]
-    want = "true" if rest else "false"
+        while text[:at].endswith(nl + nl):
+            at -= len(nl)
+    edits = [Edit(st.path, at, end, "")]
+    want = "true" if keep else "false"
     if active.value != want:
         edits.insert(0, Edit(active.path, active.value_span.start, active.value_span.end, want))
-    return Fix(tuple(edits), "unsafe",
-               f"Remove stale recovery frame {fr.label} ({fr.state('From')} -> {fr.state('Owner')}, "
-               f"{fr.get('FailureType').text}) and set Recovery.Active to `{want}`")
+    if len(gone) == 1:
+        fr = gone[0]
+        what = (f"stale recovery frame {fr.label} ({fr.state('From')} -> {fr.state('Owner')}, "
+                f"{fr.get('FailureType').text})")
+    else:
+        what = f"the {len(gone)} stale recovery frames"
+    return keep, Fix(tuple(edits), "unsafe", f"Remove {what} and set Recovery.Active to `{want}`")
+
+
+def stale_frame_fix(project, *, clear: bool = False) -> Optional[Fix]:
+    """The fix of :func:`_stale_pop`; with *clear*, only when it empties the stack."""
+    got = _stale_pop(project)
+    if got is None or (clear and got[0]):
+        return None
+    return got[1]
 
 
 def pushed_state(project) -> Optional[str]:
@@ -598,8 +647,9 @@ def pushed_state_fix(project) -> Optional[Fix]:
 
 
 def stale_frame_fix_for(project, fr: Frame) -> Optional[Fix]:
-    """The stale-frame fix when *fr* is the frame it removes."""
-    return stale_frame_fix(project) if fr.last else None
+    """The stale-frame fix when *fr* is one of the frames it removes."""
+    got = _stale_pop(project)
+    return got[1] if got is not None and fr.position > got[0] else None
 
 
 def _section_end(st, section) -> Optional[int]:
@@ -648,8 +698,26 @@ def recovery_frame_owner(project):
         yield report(
             fr.where("Owner"),
             f"Recovery frame {fr.label}: a {ft} frame belongs to {_owners_text(ft)}, not {owner}.",
-            stale_frame_fix_for(project, fr) or _owner_fix(project, fr, ft),
+            stale_frame_fix_for(project, fr) or _pushed_type_fix(project, fr) or _owner_fix(project, fr, ft),
         )
+
+
+def _pushed_type_fix(project, fr: Frame) -> Optional[Fix]:
+    """The active frame the last corrective handoff pushed (same `From`, its
+    Owner the current state) records that handoff's FailureType (Recovery
+    Mechanics, step 1: "applicable `FailureType`"): when the handoff's type
+    is one the frame's Owner owns, the frame's is the miscopied one."""
+    st = project.state
+    if st is None or not fr.last or st.ho("Kind") not in CORRECTIVE_KINDS:
+        return None
+    ft, owner = st.ho("FailureType"), fr.state("Owner")
+    f = fr.get("FailureType").field
+    if (f is None or fr.get("FailureType").text == ft or st.ho("From") != fr.state("From")
+            or owner is None or owner != _workflow_state(project) or ft not in FAILURE_TYPES
+            or owner not in _frame_owners(project, ft) or owner == fr.state("From")):
+        return None
+    return replace(f.path, f.value_span, ft, safe=False,
+                   description=f"Set frame {fr.label}'s FailureType to {ft}, the type its handoff routed")
 
 
 def _owner_fix(project, fr: Frame, ft: str) -> Optional[Fix]:

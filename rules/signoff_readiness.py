@@ -93,10 +93,10 @@ def signoff_recovery(project):
     # contradicts them is SL501's and SL502's finding, not a remaining entry.
     if frames or entries:
         fix = None
-        if len(frames) == 1 and not entries and (ob_active is None or ob_active.value != "true"):
-            # A stack whose one frame the handoff and the state both
-            # contradict (see recovery.stale_frame_fix): popping it clears it.
-            fix = stale_frame_fix(project)
+        if not entries and (ob_active is None or ob_active.value != "true"):
+            # A stack the handoff and the state both contradict (see
+            # recovery._stale_pop): popping it clears the finding.
+            fix = stale_frame_fix(project, clear=True)
         yield report(
             at(header_field(sm, "WorkflowState")),
             "AWAITING_USER_SIGNOFF requires an empty recovery stack and no outstanding obligations; found "
