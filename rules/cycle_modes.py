@@ -451,7 +451,24 @@ def unstarted_handoff(project):
         yield report(
             at(ho_field(sm, "Kind")),
             f"No cycle has started (Active Work.Id is UNSET), so Handoff.Kind must still be INITIAL, not {kind}.",
+            unstarted_kind_fix(project),
         )
+
+
+def unstarted_kind_fix(project):
+    """Installation's `Handoff.Kind: INITIAL` (State-update rules, 1) when
+    three records agree that no cycle has started (`Active Work.Id`,
+    `Request` and `CycleMode` all `UNSET`) and the rest of the handoff is
+    the installed one already (`From` and `FailureType` `NONE`): only the
+    kind was miswritten."""
+    sm = state_of(project)
+    if sm is None or sm.aw("Id") != "UNSET" or sm.aw("Request") != "UNSET" or cycle_mode(sm) != "UNSET":
+        return None
+    f = ho_field(sm, "Kind")
+    if f is None or f.value == "INITIAL" or sm.ho("From") != "NONE" or sm.ho("FailureType") != "NONE":
+        return None
+    return replace(f.path, f.value_span, "INITIAL", safe=False,
+                   description="Set Handoff.Kind to INITIAL: no cycle has started")
 
 
 @rule(

@@ -244,6 +244,10 @@ def corrective_handoff_failure_type(project):
                 and v.ws in FAILURE_TARGETS[ft]):
             fix = replace(v.ft_f.path, v.ft_f.value_span, ft, safe=False,
                           description=f"Name the FailureType the active frame records, {ft}")
+    if fix is None:
+        from standards_lint.rules.cycle_modes import unstarted_kind_fix
+
+        fix = unstarted_kind_fix(project)  # no cycle yet: no failure was routed
     yield report(_at(v.ft_f), msg, fix)
 
 

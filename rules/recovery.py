@@ -480,6 +480,30 @@ def passed_records_complete(project, ws: str) -> bool:
     return True
 
 
+def _never_reached(project, state: str) -> bool:
+    """Whether the cycle can never have been in *state*: a gate before it
+    on the route (one its mode and CompletionPolicy require) has left no
+    record of this cycle anywhere.  Records are never deleted, so a frame
+    interrupted there records routing that did not happen."""
+    from standards_lint.rules.required_records import STATE_RECORDS, _Cycle
+
+    st = project.state
+    cid = st.aw("Id")
+    route = _route(project)
+    if not cid or not CYCLE_ID_RE.match(cid) or state not in route:
+        return False
+    required, _order = _Cycle(st).required()
+    gates = {s: STATE_RECORDS[s] for s in required}
+    if "DEVELOPING" in route:
+        gates["DEVELOPING"] = ("DEVELOPMENT", None)
+    for s in route[: route.index(state)]:
+        if s in gates:
+            art, kind = gates[s]
+            if not any(r.review_kind == kind or art != "REVIEW" for r in project.records_of(cid, art)):
+                return True
+    return False
+
+
 def _handoff_explains_state(project, ws: str) -> bool:
     """The last handoff entered WorkflowState on its own terms: a FORWARD
     one step of the route, or a RESUME (a recovery return) from another
@@ -550,7 +574,7 @@ def _stale_pop(project) -> Optional[tuple[int, Fix]]:
         if kind in CORRECTIVE_KINDS and st.ho("From") == fr.state("From"):
             return None  # the handoff that pushed it: the frame is the routing record
         unfinished = fr.get("RerunThrough").text == "NONE" and kind == "FORWARD"
-        if _frame_fits_state(project, fr, ws) and not unfinished:
+        if _frame_fits_state(project, fr, ws) and not unfinished and not _never_reached(project, fr.state("From")):
             return None
         if not _handoff_explains_state(project, ws):
             return None
