@@ -183,13 +183,16 @@ needing them "does not authorize entry into an omitted state or automatic
 promotion"; the user keeps a documentation-only scope or cancels the cycle and
 starts a separate implementation cycle.
 
-**Fix safety.** No fix: the way out is a user decision recorded in
-`Active Work.BlockedOn`, or a legal route back to an included state.
+**Fix safety.** Sometimes (unsafe): when the last handoff is a `FORWARD` from
+an included state and every passed gate's record is `COMPLETE`, a FORWARD
+cannot have entered an omitted state: `WorkflowState` becomes the forward
+step from `Handoff.From` (see SL410). Otherwise no fix.
 """,
+    fix="sometimes",
     bad_example="`WorkflowState`: `TESTING` `CycleMode`: `DOCUMENTATION`",
     good_example="`WorkflowState`: `DOCUMENTING` `CycleMode`: `DOCUMENTATION`",
     help="Record the needed user decision in `Active Work.BlockedOn`, or route back to an included DOCUMENTATION state.",
-    no_fix_reason="The way out is a user decision recorded in `Active Work.BlockedOn`, or a legal route back to an included state.",
+    no_fix_reason="Unless a FORWARD from an included state determines the step, the way out is a user decision recorded in `Active Work.BlockedOn`, or a legal route back to an included state.",
 )
 def documentation_omitted_state(project):
     sm = state_of(project)
@@ -222,12 +225,16 @@ Auditor, Tester, Documenter, `REVIEWING_FINAL`, and Synchronizer are absent from
 the expedited forward topology." When one of them is needed, "use **Expedited
 Promotion**", which sets `CycleMode: STANDARD`.
 
-**Fix safety.** No fix: promotion changes several fields and needs a reason.
+**Fix safety.** Sometimes (unsafe): when the last handoff is a `FORWARD` from
+an expedited state and every passed gate's record is `COMPLETE`,
+`WorkflowState` becomes the forward step from `Handoff.From` (see SL420).
+Otherwise no fix: promotion changes several fields and needs a reason.
 """,
+    fix="sometimes",
     bad_example="`WorkflowState`: `TESTING` `CycleMode`: `EXPEDITED`",
     good_example="`WorkflowState`: `REVIEWING_IMPLEMENTATION` `CycleMode`: `EXPEDITED`",
     help="Move back to an expedited state, or promote the cycle to STANDARD (Expedited Promotion) with a PromotionReason.",
-    no_fix_reason="Promotion changes several fields and needs a reason.",
+    no_fix_reason="Unless a FORWARD from an expedited state determines the step, promotion changes several fields and needs a reason.",
 )
 def expedited_omitted_state(project):
     sm = state_of(project)
@@ -435,12 +442,16 @@ def unstarted_workflow_state(project):
 first cycle, keep `Kind: INITIAL`". No transition can happen before a cycle
 exists.
 
-**Fix safety.** No fix: the other handoff fields would need review too.
+**Fix safety.** Sometimes (unsafe): when `Active Work.Id`, `Request` and
+`CycleMode` all say no cycle has started and `From` and `FailureType` are
+already `NONE`, only the kind was miswritten: it becomes `INITIAL`. Otherwise
+no fix: the other handoff fields would need review too.
 """,
+    fix="sometimes",
     bad_example="`Id`: `UNSET`\n\n## Handoff\n\n`Kind`: `FAILURE`",
     good_example="`Id`: `UNSET`\n\n## Handoff\n\n`Kind`: `INITIAL`",
     help="Set `Handoff.Kind` to `INITIAL` with `From`: `NONE`, or restore the cycle's `Id`.",
-    no_fix_reason="The other handoff fields would need review too.",
+    no_fix_reason="Unless the rest of the handoff is the installed one, the other handoff fields would need review too.",
 )
 def unstarted_handoff(project):
     sm = state_of(project)

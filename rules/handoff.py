@@ -217,7 +217,7 @@ invalidated, record `Handoff.Kind: USER_REWORK` with its `FailureType`, and
 route to that owner." Without it nobody can tell which owner the corrective
 work belongs to.
 
-**Fix safety.** Sometimes (unsafe): when the last recovery frame is the one this handoff pushed (same `From`, `Owner` equal to `WorkflowState`), its `FailureType` is copied. Otherwise only the discoverer (or the user, for rework) knows whose work is defective.
+**Fix safety.** Sometimes (unsafe): when the last recovery frame is the one this handoff pushed (same `From`, `Owner` equal to `WorkflowState`), its `FailureType` is copied. When no cycle has started (see SL306), `Kind` becomes `INITIAL`. Otherwise only the discoverer (or the user, for rework) knows whose work is defective.
 """,
     bad_example="`Kind`: `FAILURE` `From`: `TESTING` `FailureType`: `NONE` `Reason`: `Broken test.`",
     good_example="`Kind`: `FAILURE` `From`: `TESTING` `FailureType`: `IMPLEMENTATION` `Reason`: `Search crashes on empty input.`",
@@ -271,13 +271,19 @@ own the fix. Route it to the owner of the defective artifact or decision."
 User rework also routes "to that owner". The handoff is the latest transition,
 so the current state is where it went.
 
-**Fix safety.** No fix: either the state or the failure type is wrong, and
-only the routing role knows which.
+**Fix safety.** Sometimes (unsafe): when two records of the handoff agree on
+where it went, `WorkflowState` is set there: the frame it pushed (same `From`
+and FailureType, an Owner owning that type, `RerunThrough`: `NONE`) names its
+Owner; with no frame and an inactive stack, a failure whose type
+`Handoff.From` owns stayed at `From` ("Same-state correction creates no
+frame"). From a terminal state the edit spans `CycleMode` unchanged, so
+SL204's reset is not applied with it. Otherwise no fix.
 """,
+    fix="sometimes",
     bad_example="`WorkflowState`: `SCOPING` ... `Kind`: `FAILURE` `From`: `SCOPING` `FailureType`: `ARCHITECTURE`",
     good_example="`WorkflowState`: `ARCHITECTING` ... `Kind`: `FAILURE` `From`: `SCOPING` `FailureType`: `ARCHITECTURE`",
     help="Move `WorkflowState` to the owner of the FailureType, or correct the FailureType.",
-    no_fix_reason="Either the state or the failure type is wrong, and only the routing role knows which.",
+    no_fix_reason="Unless the pushed frame or a same-state failure names the target, either the state or the failure type is wrong, and only the routing role knows which.",
 )
 def corrective_handoff_target(project):
     v = _view(project)
@@ -315,7 +321,7 @@ corrective target, ... `ResumeAt` = interrupted state". The newest frame is
 the last one ("The last frame is active"). Without it the work cannot return
 to the interrupted state.
 
-**Fix safety.** Sometimes (unsafe): with an empty stack and a consistent handoff (its target owns its FailureType, both states on the cycle's route), the fix pushes `### Frame 1` as Recovery Mechanics spells it out (`From` and `ResumeAt` the handoff's `From`, `Owner` the `WorkflowState`, the handoff's `FailureType` and `Reason`, `RerunThrough`: `NONE`) and sets `Recovery.Active` to `true`. An existing stack needs the routing role's judgement.
+**Fix safety.** Sometimes (unsafe): with an empty stack and a consistent handoff (its target owns its FailureType, both states on the cycle's route), the fix pushes `### Frame 1` as Recovery Mechanics spells it out (`From` and `ResumeAt` the handoff's `From`, `Owner` the `WorkflowState`, the handoff's `FailureType` and `Reason`, `RerunThrough`: `NONE`) and sets `Recovery.Active` to `true`. When the pushed frame or a same-state failure names where the handoff went (see SL402), `WorkflowState` is set there instead. An existing stack needs the routing role's judgement otherwise.
 """,
     bad_example="`Kind`: `FAILURE` `From`: `TESTING` `FailureType`: `ARCHITECTURE` ... with `Recovery` `Active`: `false`",
     good_example="""`Kind`: `FAILURE` `From`: `TESTING` `FailureType`: `ARCHITECTURE` ...
@@ -642,12 +648,13 @@ Recovery Mechanics: "Use `RESUME` for a recovery-directed jump that skips an
 unaffected phase; a normal `FORWARD` still follows the fixed route and
 requires the full gate, even with frames active."
 
-**Fix safety.** No fix: either the state, the source or the kind is wrong.
+**Fix safety.** Sometimes (unsafe), outside recovery: when `Handoff.From` is on the route and `WorkflowState` is off it or before `From` (a FORWARD never goes back), `WorkflowState` becomes the forward step from `From`; when `WorkflowState` is on the route and `From` is no workflow state, `From` becomes the state whose forward step it is. Either only when every passed gate's record is `COMPLETE` for this cycle, never into `AWAITING_USER_SIGNOFF` or a terminal state (the user's decisions). A skip along the route is ambiguous: no fix.
 """,
+    fix="sometimes",
     bad_example="`WorkflowState`: `REVIEWING_FINAL` `CycleMode`: `DOCUMENTATION` ... `Kind`: `FORWARD` `From`: `ARCHITECTING`",
     good_example="`WorkflowState`: `DOCUMENTING` `CycleMode`: `DOCUMENTATION` ... `Kind`: `FORWARD` `From`: `ARCHITECTING`",
     help="Take exactly one step of the Documentation Brownfield route, or use the handoff kind that matches the transition.",
-    no_fix_reason="Either the state, the source or the kind is wrong.",
+    no_fix_reason="Unless the route and the gates' records determine it, either the state, the source or the kind is wrong.",
 )
 def documentation_forward_route(project):
     v = _view(project)
@@ -947,12 +954,15 @@ change. Recovery must be inactive with an empty stack, and outstanding
 obligations inactive with no entries." and "A policy choice does not ...
 discharge recovery and outstanding obligations."
 
-**Fix safety.** No fix.
+**Fix safety.** Sometimes (safe): when what is "active" is only an `Active:
+true` flag over an empty section, the fix of SL501/SL502 (set it to `false`)
+clears this finding too. Open frames or obligations: no fix.
 """,
+    fix="sometimes",
     bad_example="`Kind`: `COMPLETION_CHANGE` `From`: `DOCUMENTING` ... `## Recovery` `Active`: `true`",
     good_example="`Kind`: `COMPLETION_CHANGE` `From`: `DOCUMENTING` ... `## Recovery` `Active`: `false`",
     help="Finish recovery and outstanding obligations before a COMPLETION_CHANGE.",
-    no_fix_reason="The open corrective work must be routed first.",
+    no_fix_reason="Open frames or obligations: the corrective work must be routed first.",
 )
 def completion_change_recovery(project):
     v = _view(project)
@@ -1111,14 +1121,14 @@ gates defined in **Handoff Rules**." Workflow State Reference > Handoff: "Use
 recovery-directed transition that is not the normal forward handoff." A
 `FORWARD` that skips, repeats or reverses a phase claims gates nobody passed.
 
-**Fix safety.** No fix: the state, the source or the kind may be the wrong
-one.
+**Fix safety.** Sometimes (unsafe), outside recovery: when `Handoff.From` is on the route and `WorkflowState` is off it or before `From` (a FORWARD never goes back), `WorkflowState` becomes the forward step from `From`; when `WorkflowState` is on the route and `From` is no workflow state, `From` becomes the state whose forward step it is. Either only when every passed gate's record is `COMPLETE` for this cycle, never into `AWAITING_USER_SIGNOFF` or a terminal state (the user's decisions). A skip along the route is ambiguous: no fix.
 """,
+    fix="sometimes",
     beyond_checker=True,
     bad_example="`WorkflowState`: `REVIEWING_IMPLEMENTATION` `CycleMode`: `STANDARD` ... `Kind`: `FORWARD` `From`: `DEVELOPING`",
     good_example="`WorkflowState`: `TESTING` `CycleMode`: `STANDARD` ... `Kind`: `FORWARD` `From`: `DEVELOPING`",
     help="Take exactly one step of the route, or use the handoff kind that matches the transition.",
-    no_fix_reason="The state, the source or the kind may be the wrong one.",
+    no_fix_reason="Unless the route and the gates' records determine it, the state, the source or the kind may be the wrong one.",
 )
 def forward_route(project):
     v = _view(project)

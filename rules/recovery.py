@@ -350,7 +350,7 @@ interrupted state, ... `ResumeAt` = interrupted state". Both record the same
 state; when they differ, the return after recovery goes somewhere the
 interrupted work never was.
 
-**Fix safety.** Sometimes (unsafe): sets `ResumeAt` to `From` when `From` is a state of the cycle's route; review whether `From` is the wrong one instead.
+**Fix safety.** Sometimes (unsafe): the stale-frame fix (see SL507) when the frame is stale; else sets `ResumeAt` to `From` when `From` is a state of the cycle's route; review whether `From` is the wrong one instead.
 """,
     bad_example="`From`: `TESTING` `Owner`: `ARCHITECTING` ... `ResumeAt`: `DEVELOPING`",
     good_example="`From`: `TESTING` `Owner`: `ARCHITECTING` ... `ResumeAt`: `TESTING`",
@@ -706,7 +706,7 @@ its owning state", and Recovery Mechanics: "`Owner` = corrective target". A
 frame owned by another state sends the correction to a role that does not own
 the defective artifact.
 
-**Fix safety.** Sometimes (unsafe): sets `Owner` to the one state owning the frame's `FailureType` (Failure Types table) when that makes a valid frame (not its own `From`, on the cycle's route, `RerunThrough`: `NONE`). A `REVIEW` frame outside DOCUMENTATION has two possible owners: no fix.
+**Fix safety.** Sometimes (unsafe): the stale-frame fix (see SL507) when the frame is stale; for the frame the last `FAILURE` or `USER_REWORK` pushed (same `From`, its `Owner` the current state, which owns the handoff's type), its `FailureType` becomes the handoff's; otherwise sets `Owner` to the one state owning the frame's `FailureType` (Failure Types table) when that makes a valid frame (not its own `From`, on the cycle's route, `RerunThrough`: `NONE`). A `REVIEW` frame outside DOCUMENTATION has two possible owners: no fix.
 """,
     bad_example="`From`: `TESTING` `Owner`: `DEVELOPING` `FailureType`: `ARCHITECTURE` ...",
     good_example="`From`: `TESTING` `Owner`: `ARCHITECTING` `FailureType`: `ARCHITECTURE` ...",
@@ -792,13 +792,13 @@ frame's owner has not yet completed its correction". So an active frame with
 `RerunThrough: NONE` in any other state means the correction was skipped or
 the stack was not updated.
 
-**Fix safety.** Sometimes (unsafe): when the handoff is the `FAILURE` or `USER_REWORK` that pushed the active frame (same `From`, its FailureType owned by the frame's `Owner`), `WorkflowState` is set to the `Owner`. Otherwise either the state or the stack may be stale: no fix.
+**Fix safety.** Sometimes (unsafe): when the handoff is the `FAILURE` or `USER_REWORK` that pushed the active frame (same `From`, its FailureType owned by the frame's `Owner`), `WorkflowState` is set to the `Owner`. Otherwise the stale-frame fix (shared with SL350, SL505-SL507, SL510-SL516, SL520) removes the frame when the project's other files show it stale: every frame when the last handoff starts the cycle (`INITIAL`/`NEW_CYCLE`) at its entry state; otherwise the last frame when it contradicts itself, the state is not where its correction could be (or it was interrupted in a state whose earlier gates left no record), the last handoff did not push it and explains the state (a route step or a recovery return, the passed gates' records `COMPLETE`). Never for a failure type a DOCUMENTATION cycle cannot route. Otherwise either the state or the stack may be stale: no fix.
 """,
     bad_example="`WorkflowState`: `DEVELOPING` ...\n\n### Frame 1\n\n`From`: `TESTING` `Owner`: `ARCHITECTING` ... `RerunThrough`: `NONE`",
     good_example="`WorkflowState`: `ARCHITECTING` ...\n\n### Frame 1\n\n`From`: `TESTING` `Owner`: `ARCHITECTING` ... `RerunThrough`: `NONE`",
     fix="sometimes",
     help="Move `WorkflowState` to the active frame's Owner, or update the stack (pop the frame or set `RerunThrough`).",
-    no_fix_reason="Unless the handoff is the failure that pushed the frame, either the state or the stack is stale.",
+    no_fix_reason="Unless the handoff is the failure that pushed the frame, or the other files show the frame stale, either the state or the stack is stale.",
 )
 def recovery_active_frame_state(project):
     fs = frames(project)
@@ -849,13 +849,13 @@ and `ResumeAt` are states of the Documentation Brownfield route.
 
 **Why.** {_DOC_WHY}
 
-**Fix safety.** No fix: a frame from an omitted state records routing that the
-cycle cannot have taken.
+**Fix safety.** Sometimes (unsafe): the stale-frame fix (shared with SL350, SL505-SL507, SL510-SL516, SL520) removes the frame when the project's other files show it stale: every frame when the last handoff starts the cycle (`INITIAL`/`NEW_CYCLE`) at its entry state; otherwise the last frame when it contradicts itself, the state is not where its correction could be (or it was interrupted in a state whose earlier gates left no record), the last handoff did not push it and explains the state (a route step or a recovery return, the passed gates' records `COMPLETE`). Never for a failure type a DOCUMENTATION cycle cannot route.
 """,
+    fix="sometimes",
     bad_example="`CycleMode`: `DOCUMENTATION` ...\n\n### Frame 1\n\n`From`: `TESTING` `Owner`: `AUDITING` ... `ResumeAt`: `TESTING`",
     good_example="`CycleMode`: `DOCUMENTATION` ...\n\n### Frame 1\n\n`From`: `REVIEWING_FINAL` `Owner`: `AUDITING` ... `ResumeAt`: `REVIEWING_FINAL`",
     help="Use included DOCUMENTATION states for the frame's `From` and `ResumeAt`.",
-    no_fix_reason="A frame from an omitted state records routing that the cycle cannot have taken.",
+    no_fix_reason="Unless the other files show the frame stale, the routing the frame records needs the routing role.",
 )
 def documentation_frame_states(project):
     for fr in _doc_frames(project):
@@ -890,13 +890,13 @@ in **Documentation Cycle Contract** are valid failure targets ... A required
 omitted role follows that contract's blocking user-decision rule instead of a
 failure handoff into a skipped state."
 
-**Fix safety.** No fix: the defect needs an included owner or a blocking user
-decision in `Active Work.BlockedOn`.
+**Fix safety.** Sometimes (unsafe): the stale-frame fix (shared with SL350, SL505-SL507, SL510-SL516, SL520) removes the frame when the project's other files show it stale: every frame when the last handoff starts the cycle (`INITIAL`/`NEW_CYCLE`) at its entry state; otherwise the last frame when it contradicts itself, the state is not where its correction could be (or it was interrupted in a state whose earlier gates left no record), the last handoff did not push it and explains the state (a route step or a recovery return, the passed gates' records `COMPLETE`). Never for a failure type a DOCUMENTATION cycle cannot route.
 """,
+    fix="sometimes",
     bad_example="`CycleMode`: `DOCUMENTATION` ...\n\n### Frame 1\n\n`From`: `REVIEWING_FINAL` `Owner`: `DEVELOPING` ...",
     good_example="`CycleMode`: `DOCUMENTATION` ...\n\n### Frame 1\n\n`From`: `REVIEWING_FINAL` `Owner`: `DOCUMENTING` ...",
     help="Route the defect to an included role, or record a blocking user decision in `Active Work.BlockedOn`.",
-    no_fix_reason="The defect needs an included owner or a blocking user decision in `Active Work.BlockedOn`.",
+    no_fix_reason="Unless the other files show the frame stale, the defect needs an included owner or a blocking user decision in `Active Work.BlockedOn`.",
 )
 def documentation_frame_owner(project):
     for fr in _doc_frames(project):
@@ -934,13 +934,13 @@ requiring implementation, formal testing, or implementation review does not
 authorize entry into an omitted state ... Persist the evidence and required
 user decision in `Active Work.BlockedOn`".
 
-**Fix safety.** No fix: replace the frame by a blocking user decision, or
-route the defect to its included owner.
+**Fix safety.** Sometimes (unsafe): the stale-frame fix (shared with SL350, SL505-SL507, SL510-SL516, SL520) removes the frame when the project's other files show it stale: every frame when the last handoff starts the cycle (`INITIAL`/`NEW_CYCLE`) at its entry state; otherwise the last frame when it contradicts itself, the state is not where its correction could be (or it was interrupted in a state whose earlier gates left no record), the last handoff did not push it and explains the state (a route step or a recovery return, the passed gates' records `COMPLETE`). Never for a failure type a DOCUMENTATION cycle cannot route. So only a stale `REVIEW` frame owned by another state is removed.
 """,
+    fix="sometimes",
     bad_example="`CycleMode`: `DOCUMENTATION` ...\n\n### Frame 1\n\n`From`: `REVIEWING_FINAL` `Owner`: `DEVELOPING` `FailureType`: `IMPLEMENTATION` ...",
     good_example="`CycleMode`: `DOCUMENTATION` ...\n\n`BlockedOn`: `User decision: keep the documentation-only scope or cancel for an implementation cycle.`",
     help="Replace the frame by a blocking user decision in `BlockedOn`, or route the defect to its included owner.",
-    no_fix_reason="Replace the frame by a blocking user decision, or route the defect to its included owner.",
+    no_fix_reason="Replace the frame by a blocking user decision, or route the defect to its included owner; only a stale REVIEW frame is removed.",
 )
 def documentation_frame_failure_type(project):
     for fr in _doc_frames(project):
@@ -1020,13 +1020,13 @@ routing changes state. ... Same-state correction creates no frame." and
 Failure Handoffs: "A same-state failure records the handoff but does not create
 a recovery frame."
 
-**Fix safety.** No fix: removing the frame also needs the handoff and `Active`
-flag reviewed.
+**Fix safety.** Sometimes (unsafe): the stale-frame fix (shared with SL350, SL505-SL507, SL510-SL516, SL520) removes the frame when the project's other files show it stale: every frame when the last handoff starts the cycle (`INITIAL`/`NEW_CYCLE`) at its entry state; otherwise the last frame when it contradicts itself, the state is not where its correction could be (or it was interrupted in a state whose earlier gates left no record), the last handoff did not push it and explains the state (a route step or a recovery return, the passed gates' records `COMPLETE`). Never for a failure type a DOCUMENTATION cycle cannot route.
 """,
+    fix="sometimes",
     bad_example="`CycleMode`: `DOCUMENTATION` ...\n\n### Frame 1\n\n`From`: `AUDITING` `Owner`: `AUDITING` ...",
     good_example="`CycleMode`: `DOCUMENTATION` ...\n\n### Frame 1\n\n`From`: `REVIEWING_FINAL` `Owner`: `AUDITING` ...",
     help="Remove the same-state frame and review the handoff and `Recovery.Active`.",
-    no_fix_reason="Removing the frame also needs the handoff and `Active` flag reviewed.",
+    no_fix_reason="Unless the other files show the frame stale, removing it also needs the handoff and `Active` flag reviewed.",
 )
 def documentation_same_state_frame(project):
     for fr in _doc_frames(project):
@@ -1059,12 +1059,13 @@ gate, pop the frame and transition to `ResumeAt`". While the frame is on the
 stack with a rerun boundary, work is inside that span; anywhere else means the
 frame should have been popped or the route left its rerun plan.
 
-**Fix safety.** No fix: either the state or the frame is stale.
+**Fix safety.** Sometimes (unsafe): the stale-frame fix (shared with SL350, SL505-SL507, SL510-SL516, SL520) removes the frame when the project's other files show it stale: every frame when the last handoff starts the cycle (`INITIAL`/`NEW_CYCLE`) at its entry state; otherwise the last frame when it contradicts itself, the state is not where its correction could be (or it was interrupted in a state whose earlier gates left no record), the last handoff did not push it and explains the state (a route step or a recovery return, the passed gates' records `COMPLETE`). Never for a failure type a DOCUMENTATION cycle cannot route.
 """,
+    fix="sometimes",
     bad_example="`WorkflowState`: `SCOPING` `CycleMode`: `DOCUMENTATION` ...\n\n### Frame 1\n\n... `Owner`: `ARCHITECTING` ... `RerunThrough`: `SYNCHRONIZING`",
     good_example="`WorkflowState`: `DOCUMENTING` `CycleMode`: `DOCUMENTATION` ...\n\n### Frame 1\n\n... `Owner`: `ARCHITECTING` ... `RerunThrough`: `SYNCHRONIZING`",
     help="Keep `WorkflowState` between the frame's Owner and RerunThrough, or update the frame.",
-    no_fix_reason="Either the state or the frame is stale.",
+    no_fix_reason="Unless the other files show the frame stale, either the state or the frame may be.",
 )
 def documentation_rerun_range(project):
     fs = list(_doc_frames(project))
@@ -1150,14 +1151,14 @@ Handoffs: "In `EXPEDITED`, only `IMPLEMENTATION -> DEVELOPING` and
 implementation `REVIEW -> REVIEWING_IMPLEMENTATION` are valid failure routes
 because only those states exist in the expedited topology."
 
-**Fix safety.** No fix: a skipped owner needs Expedited Promotion, which
-converts the frame into an outstanding obligation.
+**Fix safety.** Sometimes (unsafe): the stale-frame fix (shared with SL350, SL505-SL507, SL510-SL516, SL520) removes the frame when the project's other files show it stale: every frame when the last handoff starts the cycle (`INITIAL`/`NEW_CYCLE`) at its entry state; otherwise the last frame when it contradicts itself, the state is not where its correction could be (or it was interrupted in a state whose earlier gates left no record), the last handoff did not push it and explains the state (a route step or a recovery return, the passed gates' records `COMPLETE`). Never for a failure type a DOCUMENTATION cycle cannot route. Mid-cycle, a frame whose owner the cycle skips is kept.
 """,
+    fix="sometimes",
     beyond_checker=True,
     bad_example="`CycleMode`: `EXPEDITED` ...\n\n### Frame 1\n\n`From`: `DEVELOPING` `Owner`: `SCOPING` `FailureType`: `SCOPING` ...",
     good_example="`CycleMode`: `EXPEDITED` ...\n\n### Frame 1\n\n`From`: `REVIEWING_IMPLEMENTATION` `Owner`: `DEVELOPING` `FailureType`: `IMPLEMENTATION` ...",
     help="Promote the cycle (Expedited Promotion converts the frame into an outstanding obligation), or route within expedited states.",
-    no_fix_reason="A skipped owner needs Expedited Promotion, which converts the frame into an outstanding obligation.",
+    no_fix_reason="Unless the frame is stale at the cycle start, a skipped owner needs Expedited Promotion, which converts the frame into an outstanding obligation.",
 )
 def expedited_frame_topology(project):
     if _cycle_mode(project) != "EXPEDITED":
@@ -1198,14 +1199,14 @@ state, push a frame ... Same-state correction creates no frame." Failure
 Handoffs: "A same-state failure records the handoff but does not create a
 recovery frame."
 
-**Fix safety.** No fix: removing the frame also needs the handoff and `Active`
-flag reviewed.
+**Fix safety.** Sometimes (unsafe): the stale-frame fix (shared with SL350, SL505-SL507, SL510-SL516, SL520) removes the frame when the project's other files show it stale: every frame when the last handoff starts the cycle (`INITIAL`/`NEW_CYCLE`) at its entry state; otherwise the last frame when it contradicts itself, the state is not where its correction could be (or it was interrupted in a state whose earlier gates left no record), the last handoff did not push it and explains the state (a route step or a recovery return, the passed gates' records `COMPLETE`). Never for a failure type a DOCUMENTATION cycle cannot route.
 """,
+    fix="sometimes",
     beyond_checker=True,
     bad_example="### Frame 1\n\n`From`: `REVIEWING_IMPLEMENTATION` `Owner`: `REVIEWING_IMPLEMENTATION` ...",
     good_example="### Frame 1\n\n`From`: `TESTING` `Owner`: `REVIEWING_IMPLEMENTATION` ...",
     help="Remove the same-state frame and review the handoff and `Recovery.Active`.",
-    no_fix_reason="Removing the frame also needs the handoff and `Active` flag reviewed.",
+    no_fix_reason="Unless the other files show the frame stale, removing it also needs the handoff and `Active` flag reviewed.",
 )
 def recovery_same_state_frame(project):
     if _cycle_mode(project) == "DOCUMENTATION":

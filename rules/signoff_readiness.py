@@ -74,12 +74,13 @@ obligations inactive"; protocol/expedited.md: the cycle may reach sign-off once
 "recovery is empty", and "User sign-off is unavailable while any outstanding
 obligation remains."
 
-**Fix safety.** No fix: the remaining corrective work must be routed first.
+**Fix safety.** Sometimes (unsafe): the stale-frame fix (shared with SL350, SL505-SL507, SL510-SL516, SL520) removes the frame when the project's other files show it stale: every frame when the last handoff starts the cycle (`INITIAL`/`NEW_CYCLE`) at its entry state; otherwise the last frame when it contradicts itself, the state is not where its correction could be (or it was interrupted in a state whose earlier gates left no record), the last handoff did not push it and explains the state (a route step or a recovery return, the passed gates' records `COMPLETE`). Never for a failure type a DOCUMENTATION cycle cannot route. Offered here when it empties the stack and no obligation remains.
 """,
+    fix="sometimes",
     bad_example="`WorkflowState`: `AWAITING_USER_SIGNOFF`\n\n## Recovery\n\n`Active`: `true`\n\n### Frame 1\n...",
     good_example="`WorkflowState`: `AWAITING_USER_SIGNOFF`\n\n## Recovery\n\n`Active`: `false`",
     help="Route the remaining recovery frames and obligations to their owners before awaiting sign-off.",
-    no_fix_reason="The remaining corrective work must be routed first.",
+    no_fix_reason="Unless the other files show the stack stale, the remaining corrective work must be routed first.",
 )
 def signoff_recovery(project):
     sm = state_of(project)
