@@ -689,7 +689,9 @@ def forward_fix(project):
       `WorkflowState` is.
 
     In both, the records of every gate before the new state must be
-    COMPLETE for this cycle (the gate passed).  A terminal state is the
+    COMPLETE for this cycle and account for every current acceptance
+    condition (the gate passed); a new state must not have its own record
+    yet (work there has not begun).  A terminal state is the
     user's decision (sign-off, cancellation): no fix; nor is a move into
     `AWAITING_USER_SIGNOFF`, whose readiness asks more than the records'
     Status."""
@@ -710,7 +712,7 @@ def forward_fix(project):
             return None  # sign-off readiness asks more than the gates' records
         if ws in route and route.index(ws) > route.index(frm):
             return None  # a skip: either end may be wrong
-        if not passed_records_complete(project, nxt):
+        if not passed_records_complete(project, nxt) or _own_record_written(project, nxt):
             return None
         return _set_state_edit(v, nxt, f"Set WorkflowState to {nxt}, the forward step from {frm}")
     if ws in route and frm not in WORKFLOW_STATES and frm != "NONE" and v.from_f is not None:
@@ -720,6 +722,20 @@ def forward_fix(project):
         return replace(v.from_f.path, v.from_f.value_span, prev[0], safe=False,
                        description=f"Set Handoff.From to {prev[0]}, the state whose forward step is {ws}")
     return None
+
+
+def _own_record_written(project, state: str) -> bool:
+    """Whether the record *state*'s owner writes already exists for this
+    cycle: work there has begun, so the handoff that just entered it may not
+    be the last transition after all."""
+    from standards_lint.rules.required_records import STATE_RECORDS
+
+    own = dict(STATE_RECORDS, DEVELOPING=("DEVELOPMENT", None)).get(state)
+    cid = project.state.aw("Id")
+    if own is None or not cid:
+        return False
+    art, kind = own
+    return any(art != "REVIEW" or r.review_kind == kind for r in project.records_of(cid, art))
 
 
 def _set_state_edit(v, new: str, description: str):

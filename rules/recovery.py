@@ -470,13 +470,41 @@ def passed_records_complete(project, ws: str) -> bool:
     gates = {s: STATE_RECORDS[s] for s in required}
     if "DEVELOPING" in route:
         gates["DEVELOPING"] = ("DEVELOPMENT", None)
-    for s in route[: route.index(ws)]:
+    passed = route[: route.index(ws)]
+    for s in passed:
         if s not in gates:
             continue
         art, kind = gates[s]
         found, status, _field = _record(project, record_path(art, cid, kind), cid)
         if found != "ok" or status != "COMPLETE":
             return False
+    return _acceptance_accounted(project, passed)
+
+
+def _acceptance_accounted(project, passed) -> bool:
+    """A gate passed only when its record accounts for every current
+    acceptance condition (Acceptance Traceability: the design, and every
+    COMPLETE verification, review, documentation and synchronization
+    record of the passed states)."""
+    from standards_lint.rules.acceptance import (
+        _complete_records,
+        _evidence_ids,
+        _record_scan,
+        _traced,
+        analysis,
+    )
+
+    ctx = analysis(project)
+    if not _traced(ctx):
+        return True
+    current = set(ctx.scope.current)
+    if "ARCHITECTING" in passed and ctx.design is not None:
+        if not current <= {m.id for m in ctx.design.mentions if not m.previous}:
+            return False
+    for r, owner, status in _complete_records(ctx):
+        if owner in passed and status is not None and status.value == "COMPLETE":
+            if not current <= _evidence_ids(_record_scan(ctx, r), r.artifact):
+                return False
     return True
 
 
@@ -506,14 +534,18 @@ def _never_reached(project, state: str) -> bool:
 
 def _handoff_explains_state(project, ws: str) -> bool:
     """The last handoff entered WorkflowState on its own terms: a FORWARD
-    one step of the route, or a RESUME (a recovery return) from another
-    state; and the records of the gates passed before it are COMPLETE."""
+    one step of the route, a RESUME (a recovery return) from another
+    state, or a same-state FAILURE/USER_REWORK whose type the state owns;
+    and the records of the gates passed before it are COMPLETE."""
     st = project.state
     kind, frm = st.ho("Kind"), st.ho("From")
     if kind == "FORWARD":
         ok = frm is not None and forward_step(project, frm) == ws
     elif kind == "RESUME":
         ok = frm in WORKFLOW_STATES and frm != ws
+    elif kind in CORRECTIVE_KINDS:
+        # A same-state correction: the state owns the failure it recorded.
+        ok = frm == ws and ws in _frame_owners(project, st.ho("FailureType") or "")
     else:
         ok = False
     return ok and passed_records_complete(project, ws)
@@ -546,11 +578,13 @@ def _stale_pop(project) -> Optional[tuple[int, Fix]]:
       frame is stale.
     - Otherwise the last frame when it contradicts itself (its Owner does
       not own its FailureType, its ResumeAt is not its From, or a state
-      lies outside the cycle's topology), the workflow is not where its
-      correction could be (or a FORWARD left an owner that never finished
-      its correction), the last handoff is not the failure that pushed it
-      (same `From`), and that handoff explains the state on its own (a
-      route step or a recovery return, the passed gates' records
+      lies outside the cycle's topology) or was interrupted in a state the
+      cycle never reached (:func:`_never_reached`), the workflow is not
+      where its correction could be (or a FORWARD left an owner that never
+      finished its correction, or the frame was never possible), the last
+      handoff is not the failure that pushed it (same `From`), and that
+      handoff explains the state on its own (a route step, a recovery
+      return or a same-state correction, the passed gates' records
       COMPLETE): the state and the handoff agree and the frame is the odd
       one out.  Only when the remaining stack (if any) fits the state.
 
@@ -569,12 +603,16 @@ def _stale_pop(project) -> Optional[tuple[int, Fix]]:
         keep = 0
     else:
         fr = fs[-1]
-        if _frame_broken(project, fr) is not True:
+        broken = _frame_broken(project, fr)
+        if broken is None:
+            return None
+        never = _never_reached(project, fr.state("From"))
+        if not broken and not never:
             return None
         if kind in CORRECTIVE_KINDS and st.ho("From") == fr.state("From"):
             return None  # the handoff that pushed it: the frame is the routing record
         unfinished = fr.get("RerunThrough").text == "NONE" and kind == "FORWARD"
-        if _frame_fits_state(project, fr, ws) and not unfinished and not _never_reached(project, fr.state("From")):
+        if _frame_fits_state(project, fr, ws) and not unfinished and not never:
             return None
         if not _handoff_explains_state(project, ws):
             return None

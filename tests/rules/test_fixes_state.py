@@ -278,3 +278,36 @@ def test_unstarted_kind_is_not_restored_when_the_handoff_has_an_origin(tmp_path)
     root = tree(tmp_path, st)
     (sl306,) = found(root, "SL306")
     assert sl306.fix is None
+
+
+def test_a_valid_frame_from_a_state_never_reached_is_stale(tmp_path):
+    # Well formed, but interrupted in REVIEWING_IMPLEMENTATION while no
+    # verification report of this cycle exists; the FORWARD explains the state.
+    st = state(ws="DEVELOPING", frm="ARCHITECTING", active="true",
+               frames=frame("REVIEWING_IMPLEMENTATION", "DOCUMENTING", "DOCUMENTATION", "REVIEWING_IMPLEMENTATION",
+                            "NONE"))
+    root = tree(tmp_path, st)
+    (sl507,) = found(root, "SL507")
+    assert sl507.fix is not None and sl507.fix.description.startswith("Remove stale recovery frame 1")
+    fix(root)
+    assert read(root) == state(ws="DEVELOPING", frm="ARCHITECTING")
+
+
+def test_a_valid_frame_after_a_reached_state_is_kept(tmp_path):
+    st = state(ws="DEVELOPING", frm="ARCHITECTING", active="true",
+               frames=frame("REVIEWING_IMPLEMENTATION", "DOCUMENTING", "DOCUMENTATION", "REVIEWING_IMPLEMENTATION",
+                            "NONE"))
+    root = tree(tmp_path, st, record("DEVELOPMENT"), record("VERIFICATION"))
+    (sl507,) = found(root, "SL507")
+    assert sl507.fix is None
+
+
+def test_a_broken_frame_beside_a_same_state_failure_is_stale(tmp_path):
+    # A same-state failure pushes no frame; this one came from elsewhere and
+    # its Owner does not own its type.
+    st = state(ws="AUDITING", mode="DOCUMENTATION", policy="NONE", kind="FAILURE", frm="AUDITING",
+               ft="PROJECT_CONTEXT", active="true", frames=frame("SCOPING", "ARCHITECTING", "SCOPING", "SCOPING", "NONE"))
+    root = tree(tmp_path, st)
+    got = found(root, "SL506", "SL507")
+    assert sorted(f.code for f in got) == ["SL506", "SL507"]
+    assert all(f.fix is not None and f.fix.description.startswith("Remove stale recovery frame 1") for f in got)
