@@ -453,23 +453,32 @@ def forward_step(project, frm: str) -> Optional[str]:
     return route[route.index(frm) + 1]
 
 
+def _gate_records(project, route) -> dict:
+    """State -> (artifact, review kind) of the record its gate leaves, for
+    the states whose records the cycle's mode and CompletionPolicy require
+    (and the development plan where the route develops)."""
+    from standards_lint.rules.required_records import STATE_RECORDS, _Cycle
+
+    required, _order = _Cycle(project.state).required()
+    gates = {s: STATE_RECORDS[s] for s in required}
+    if "DEVELOPING" in route:
+        gates["DEVELOPING"] = ("DEVELOPMENT", None)
+    return gates
+
+
 def passed_records_complete(project, ws: str) -> bool:
     """Whether every record the cycle's passed gates leave (the plan, the
     verification report, the reviews, documentation and synchronization
     records its mode and CompletionPolicy require, on the route before
     *ws*) exists at its fixed path for this cycle with `Status`:
     `COMPLETE`: the records say the cycle passed those gates."""
-    from standards_lint.rules.required_records import STATE_RECORDS, _Cycle, _record
+    from standards_lint.rules.required_records import _record
 
-    st = project.state
-    cid = st.aw("Id")
+    cid = project.state.aw("Id")
     route = _route(project)
     if not cid or not CYCLE_ID_RE.match(cid) or ws not in route:
         return False
-    required, _order = _Cycle(st).required()
-    gates = {s: STATE_RECORDS[s] for s in required}
-    if "DEVELOPING" in route:
-        gates["DEVELOPING"] = ("DEVELOPMENT", None)
+    gates = _gate_records(project, route)
     passed = route[: route.index(ws)]
     for s in passed:
         if s not in gates:
@@ -513,17 +522,11 @@ def _never_reached(project, state: str) -> bool:
     on the route (one its mode and CompletionPolicy require) has left no
     record of this cycle anywhere.  Records are never deleted, so a frame
     interrupted there records routing that did not happen."""
-    from standards_lint.rules.required_records import STATE_RECORDS, _Cycle
-
-    st = project.state
-    cid = st.aw("Id")
+    cid = project.state.aw("Id")
     route = _route(project)
     if not cid or not CYCLE_ID_RE.match(cid) or state not in route:
         return False
-    required, _order = _Cycle(st).required()
-    gates = {s: STATE_RECORDS[s] for s in required}
-    if "DEVELOPING" in route:
-        gates["DEVELOPING"] = ("DEVELOPMENT", None)
+    gates = _gate_records(project, route)
     for s in route[: route.index(state)]:
         if s in gates:
             art, kind = gates[s]
@@ -654,9 +657,17 @@ def _stale_pop(project) -> Optional[tuple[int, Fix]]:
     return keep, Fix(tuple(edits), "unsafe", f"Remove {what} and set Recovery.Active to `{want}`")
 
 
+def _stale(project) -> Optional[tuple[int, Fix]]:
+    """:func:`_stale_pop`, once per project (several rules ask)."""
+    cache = project.__dict__.setdefault("_standards_lint_stale_frames", {})
+    if "pop" not in cache:
+        cache["pop"] = _stale_pop(project)
+    return cache["pop"]
+
+
 def stale_frame_fix(project, *, clear: bool = False) -> Optional[Fix]:
     """The fix of :func:`_stale_pop`; with *clear*, only when it empties the stack."""
-    got = _stale_pop(project)
+    got = _stale(project)
     if got is None or (clear and got[0]):
         return None
     return got[1]
@@ -710,7 +721,7 @@ def pushed_state_fix(project) -> Optional[Fix]:
 
 def stale_frame_fix_for(project, fr: Frame) -> Optional[Fix]:
     """The stale-frame fix when *fr* is one of the frames it removes."""
-    got = _stale_pop(project)
+    got = _stale(project)
     return got[1] if got is not None and fr.position > got[0] else None
 
 
