@@ -573,12 +573,16 @@ cycle-start handoff (`INITIAL` or `NEW_CYCLE`) while `WorkflowState` is not
 baseline status first"; Standalone Documenter entry: "The resulting state is
 `AUDITING`, not `DOCUMENTING`." Every later state change records a new handoff.
 
-**Fix safety.** No fix.
+**Fix safety.** Sometimes (unsafe): when the cycle's history shows nothing
+after its start (no record of the cycle, its Active Work paths `NONE`, an
+empty inactive stack), `WorkflowState` becomes `AUDITING`. Otherwise, and
+from a terminal state (the user's decision), no fix.
 """,
+    fix="sometimes",
     bad_example="`WorkflowState`: `DOCUMENTING` `CycleMode`: `DOCUMENTATION`\n\n## Handoff\n\n`Kind`: `INITIAL`",
     good_example="`WorkflowState`: `AUDITING` `CycleMode`: `DOCUMENTATION`\n\n## Handoff\n\n`Kind`: `INITIAL`",
     help="Start the DOCUMENTATION cycle in `AUDITING`.",
-    no_fix_reason="Which state the work is really in needs the cycle's history.",
+    no_fix_reason="Once the cycle has records or paths, which state the work is really in needs the cycle's history.",
 )
 def documentation_entry(project):
     sm = state_of(project)
@@ -591,7 +595,27 @@ def documentation_entry(project):
             at(header_field(sm, "WorkflowState")),
             f"A DOCUMENTATION cycle starts in AUDITING for {kind} entry, but WorkflowState is {ws} "
             f"while Handoff.Kind is still {kind}.",
+            _untouched_start_fix(project, sm, ws),
         )
+
+
+def _untouched_start_fix(project, sm, ws):
+    """`WorkflowState: AUDITING` when the cycle's history shows nothing
+    after its start: no record of the cycle anywhere, its Active Work paths
+    still `NONE`, an empty inactive stack.  A terminal state is the user's
+    decision: no fix."""
+    cid = sm.aw("Id")
+    field = header_field(sm, "WorkflowState")
+    if field is None or ws in TERMINAL_STATES or not cid or not CYCLE_ID_RE.match(cid):
+        return None
+    if any(sm.aw(name) != "NONE" for name in ("Scope", "Architecture", "Development")):
+        return None
+    if sm.recovery is None or sm.frames or sm.value(sm.recovery, "Active") != "false":
+        return None
+    if project.records_of(cid):
+        return None
+    return replace(field.path, field.value_span, "AUDITING", safe=False,
+                   description="Set WorkflowState to AUDITING: the DOCUMENTATION cycle has only started")
 
 
 def _clear_pending_cadence(sm, message: str):

@@ -311,3 +311,20 @@ def test_a_broken_frame_beside_a_same_state_failure_is_stale(tmp_path):
     got = found(root, "SL506", "SL507")
     assert sorted(f.code for f in got) == ["SL506", "SL507"]
     assert all(f.fix is not None and f.fix.description.startswith("Remove stale recovery frame 1") for f in got)
+
+
+def test_documentation_cycle_that_has_only_started_is_in_auditing(tmp_path):
+    st = state(ws="DOCUMENTING", mode="DOCUMENTATION", policy="NONE", kind="INITIAL")
+    root = tree(tmp_path, st)
+    (sl309,) = found(root, "SL309")
+    assert sl309.fix.description == "Set WorkflowState to AUDITING: the DOCUMENTATION cycle has only started"
+    fix(root)
+    assert read(root) == state(ws="AUDITING", mode="DOCUMENTATION", policy="NONE", kind="INITIAL")
+    assert found(root, "SL309") == []
+
+
+def test_documentation_cycle_with_records_keeps_its_state_for_a_person(tmp_path):
+    st = state(ws="DOCUMENTING", mode="DOCUMENTATION", policy="NONE", kind="INITIAL")
+    root = tree(tmp_path, st, record("DOCUMENTATION", "IN_PROGRESS"))
+    (sl309,) = found(root, "SL309")
+    assert sl309.fix is None
