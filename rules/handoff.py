@@ -277,7 +277,11 @@ and FailureType, an Owner owning that type, `RerunThrough`: `NONE`) names its
 Owner; with no frame and an inactive stack, a failure whose type
 `Handoff.From` owns stayed at `From` ("Same-state correction creates no
 frame"). From a terminal state the edit spans `CycleMode` unchanged, so
-SL204's reset is not applied with it. Otherwise no fix.
+SL204's reset is not applied with it. When instead the frame the handoff
+pushed (same `From`, its Owner the current state) and the state agree on
+another type, or the state is still `Handoff.From` with an empty stack (a
+same-state correction) and owns exactly one type, `Handoff.FailureType`
+becomes that type. Otherwise no fix.
 """,
     fix="sometimes",
     bad_example="`WorkflowState`: `SCOPING` ... `Kind`: `FAILURE` `From`: `SCOPING` `FailureType`: `ARCHITECTURE`",
@@ -293,13 +297,13 @@ def corrective_handoff_target(project):
     if ft not in FAILURE_TARGETS or ws not in WORKFLOW_STATES or ws in FAILURE_TARGETS[ft]:
         return
     what = "failure" if v.kind == "FAILURE" else "rework"
-    from standards_lint.rules.recovery import pushed_state_fix
+    from standards_lint.rules.recovery import pushed_state_fix, routed_type_fix
 
     yield report(
         _at(v.ws_f),
         f"{_an(ft)} {what} belongs to {_targets_text(ft)}, but the {v.kind} handoff left "
         f"WorkflowState at {ws}.",
-        pushed_state_fix(project),
+        pushed_state_fix(project) or routed_type_fix(project),
     )
 
 

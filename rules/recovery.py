@@ -701,6 +701,44 @@ def pushed_state(project) -> Optional[str]:
     return None
 
 
+def routed_type(project) -> Optional[str]:
+    """The failure type the last corrective handoff routed, when two other
+    records agree on it: the frame it pushed (same `From`, its Owner the
+    current state) records its type; with no frame, an inactive stack and
+    the state still at `Handoff.From` (a same-state correction), the one
+    type the state owns."""
+    st = project.state
+    if st is None or st.ho("Kind") not in CORRECTIVE_KINDS or st.recovery is None:
+        return None
+    frm, ws = st.ho("From"), _workflow_state(project)
+    if frm not in WORKFLOW_STATES or ws is None or ws in TERMINAL_STATES:
+        return None
+    fs = frames(project)
+    if fs:
+        fr = fs[-1]
+        ft = fr.get("FailureType").text
+        if fr.state("From") == frm and fr.state("Owner") == ws != frm and ft in FAILURE_TYPES \
+                and ws in _frame_owners(project, ft):
+            return ft
+        return None
+    active = st.one(st.recovery, "Active")
+    if active is None or active.value != "false" or ws != frm:
+        return None
+    owned = [t for t in FAILURE_TYPES if ws in _frame_owners(project, t)]
+    return owned[0] if len(owned) == 1 else None
+
+
+def routed_type_fix(project) -> Optional[Fix]:
+    """Set `Handoff.FailureType` to :func:`routed_type` when it differs."""
+    st = project.state
+    want = routed_type(project)
+    f = st.one(st.handoff, "FailureType") if st is not None else None
+    if want is None or f is None or f.value == want:
+        return None
+    return replace(f.path, f.value_span, want, safe=False,
+                   description=f"Set Handoff.FailureType to {want}, the type its {st.ho('Kind')} routed")
+
+
 def pushed_state_fix(project) -> Optional[Fix]:
     """Set WorkflowState to :func:`pushed_state` when it differs.  When the
     state is terminal, the edit also spans `CycleMode` (unchanged), so the

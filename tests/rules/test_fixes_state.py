@@ -328,3 +328,23 @@ def test_documentation_cycle_with_records_keeps_its_state_for_a_person(tmp_path)
     root = tree(tmp_path, st, record("DOCUMENTATION", "IN_PROGRESS"))
     (sl309,) = found(root, "SL309")
     assert sl309.fix is None
+
+
+def test_handoff_type_follows_the_frame_it_pushed(tmp_path):
+    st = state(ws="ARCHITECTING", kind="USER_REWORK", frm="TESTING", ft="DOCUMENTATION", active="true",
+               frames=frame("TESTING", "ARCHITECTING", "ARCHITECTURE", "TESTING", "NONE"))
+    root = tree(tmp_path, st)
+    (sl402,) = found(root, "SL402")
+    assert sl402.fix.description == "Set Handoff.FailureType to ARCHITECTURE, the type its USER_REWORK routed"
+    fix(root)
+    assert "`Kind`: `USER_REWORK` `From`: `TESTING` `FailureType`: `ARCHITECTURE`" in read(root)
+    assert found(root, "SL402", "SL403") == []
+
+
+def test_same_state_failure_names_the_type_its_state_owns(tmp_path):
+    st = state(ws="AUDITING", kind="FAILURE", frm="AUDITING", ft="SCOPING")
+    root = tree(tmp_path, st)
+    (sl402,) = found(root, "SL402")
+    assert sl402.fix.description == "Set Handoff.FailureType to PROJECT_CONTEXT, the type its FAILURE routed"
+    fix(root)
+    assert found(root, "SL402") == []
