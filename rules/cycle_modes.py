@@ -157,6 +157,15 @@ def at(field):
     return (field.path, field.value_span)
 
 
+def _forward_state_fix(project):
+    """A FORWARD handoff from an included state into an omitted one: the
+    state is the forward step from `Handoff.From` (handoff.forward_fix;
+    with `WorkflowState` off the route that fix can only set it)."""
+    from standards_lint.rules.handoff import forward_fix
+
+    return forward_fix(project)
+
+
 # -- rules ---------------------------------------------------------------------
 @rule(
     code="SL300",
@@ -174,13 +183,16 @@ needing them "does not authorize entry into an omitted state or automatic
 promotion"; the user keeps a documentation-only scope or cancels the cycle and
 starts a separate implementation cycle.
 
-**Fix safety.** No fix: the way out is a user decision recorded in
-`Active Work.BlockedOn`, or a legal route back to an included state.
+**Fix safety.** Sometimes (unsafe): when the last handoff is a `FORWARD` from
+an included state and every passed gate's record is `COMPLETE`, a FORWARD
+cannot have entered an omitted state: `WorkflowState` becomes the forward
+step from `Handoff.From` (see SL410). Otherwise no fix.
 """,
+    fix="sometimes",
     bad_example="`WorkflowState`: `TESTING` `CycleMode`: `DOCUMENTATION`",
     good_example="`WorkflowState`: `DOCUMENTING` `CycleMode`: `DOCUMENTATION`",
     help="Record the needed user decision in `Active Work.BlockedOn`, or route back to an included DOCUMENTATION state.",
-    no_fix_reason="The way out is a user decision recorded in `Active Work.BlockedOn`, or a legal route back to an included state.",
+    no_fix_reason="Unless a FORWARD from an included state determines the step, the way out is a user decision recorded in `Active Work.BlockedOn`, or a legal route back to an included state.",
 )
 def documentation_omitted_state(project):
     sm = state_of(project)
@@ -193,6 +205,7 @@ def documentation_omitted_state(project):
             f"WorkflowState {ws} is not part of a DOCUMENTATION cycle, which omits Development, "
             "Testing and Implementation Review; stay on AUDITING -> SCOPING -> ARCHITECTING -> DOCUMENTING "
             "-> REVIEWING_FINAL -> SYNCHRONIZING -> AWAITING_USER_SIGNOFF.",
+            _forward_state_fix(project),
         )
 
 
@@ -212,12 +225,16 @@ Auditor, Tester, Documenter, `REVIEWING_FINAL`, and Synchronizer are absent from
 the expedited forward topology." When one of them is needed, "use **Expedited
 Promotion**", which sets `CycleMode: STANDARD`.
 
-**Fix safety.** No fix: promotion changes several fields and needs a reason.
+**Fix safety.** Sometimes (unsafe): when the last handoff is a `FORWARD` from
+an expedited state and every passed gate's record is `COMPLETE`,
+`WorkflowState` becomes the forward step from `Handoff.From` (see SL420).
+Otherwise no fix: promotion changes several fields and needs a reason.
 """,
+    fix="sometimes",
     bad_example="`WorkflowState`: `TESTING` `CycleMode`: `EXPEDITED`",
     good_example="`WorkflowState`: `REVIEWING_IMPLEMENTATION` `CycleMode`: `EXPEDITED`",
     help="Move back to an expedited state, or promote the cycle to STANDARD (Expedited Promotion) with a PromotionReason.",
-    no_fix_reason="Promotion changes several fields and needs a reason.",
+    no_fix_reason="Unless a FORWARD from an expedited state determines the step, promotion changes several fields and needs a reason.",
 )
 def expedited_omitted_state(project):
     sm = state_of(project)
@@ -229,6 +246,7 @@ def expedited_omitted_state(project):
             at(header_field(sm, "WorkflowState")),
             f"WorkflowState {ws} is not part of an EXPEDITED cycle (DEVELOPING -> REVIEWING_IMPLEMENTATION "
             "-> AWAITING_USER_SIGNOFF). Promote the cycle to STANDARD before work that needs an omitted role.",
+            _forward_state_fix(project),
         )
 
 
@@ -424,12 +442,16 @@ def unstarted_workflow_state(project):
 first cycle, keep `Kind: INITIAL`". No transition can happen before a cycle
 exists.
 
-**Fix safety.** No fix: the other handoff fields would need review too.
+**Fix safety.** Sometimes (unsafe): when `Active Work.Id`, `Request` and
+`CycleMode` all say no cycle has started and `From` and `FailureType` are
+already `NONE`, only the kind was miswritten: it becomes `INITIAL`. Otherwise
+no fix: the other handoff fields would need review too.
 """,
+    fix="sometimes",
     bad_example="`Id`: `UNSET`\n\n## Handoff\n\n`Kind`: `FAILURE`",
     good_example="`Id`: `UNSET`\n\n## Handoff\n\n`Kind`: `INITIAL`",
     help="Set `Handoff.Kind` to `INITIAL` with `From`: `NONE`, or restore the cycle's `Id`.",
-    no_fix_reason="The other handoff fields would need review too.",
+    no_fix_reason="Unless the rest of the handoff is the installed one, the other handoff fields would need review too.",
 )
 def unstarted_handoff(project):
     sm = state_of(project)
@@ -440,7 +462,24 @@ def unstarted_handoff(project):
         yield report(
             at(ho_field(sm, "Kind")),
             f"No cycle has started (Active Work.Id is UNSET), so Handoff.Kind must still be INITIAL, not {kind}.",
+            unstarted_kind_fix(project),
         )
+
+
+def unstarted_kind_fix(project):
+    """Installation's `Handoff.Kind: INITIAL` (State-update rules, 1) when
+    three records agree that no cycle has started (`Active Work.Id`,
+    `Request` and `CycleMode` all `UNSET`) and the rest of the handoff is
+    the installed one already (`From` and `FailureType` `NONE`): only the
+    kind was miswritten."""
+    sm = state_of(project)
+    if sm is None or sm.aw("Id") != "UNSET" or sm.aw("Request") != "UNSET" or cycle_mode(sm) != "UNSET":
+        return None
+    f = ho_field(sm, "Kind")
+    if f is None or f.value == "INITIAL" or sm.ho("From") != "NONE" or sm.ho("FailureType") != "NONE":
+        return None
+    return replace(f.path, f.value_span, "INITIAL", safe=False,
+                   description="Set Handoff.Kind to INITIAL: no cycle has started")
 
 
 @rule(
@@ -534,12 +573,16 @@ cycle-start handoff (`INITIAL` or `NEW_CYCLE`) while `WorkflowState` is not
 baseline status first"; Standalone Documenter entry: "The resulting state is
 `AUDITING`, not `DOCUMENTING`." Every later state change records a new handoff.
 
-**Fix safety.** No fix.
+**Fix safety.** Sometimes (unsafe): when the cycle's history shows nothing
+after its start (no record of the cycle, its Active Work paths `NONE`, an
+empty inactive stack), `WorkflowState` becomes `AUDITING`. Otherwise, and
+from a terminal state (the user's decision), no fix.
 """,
+    fix="sometimes",
     bad_example="`WorkflowState`: `DOCUMENTING` `CycleMode`: `DOCUMENTATION`\n\n## Handoff\n\n`Kind`: `INITIAL`",
     good_example="`WorkflowState`: `AUDITING` `CycleMode`: `DOCUMENTATION`\n\n## Handoff\n\n`Kind`: `INITIAL`",
     help="Start the DOCUMENTATION cycle in `AUDITING`.",
-    no_fix_reason="Which state the work is really in needs the cycle's history.",
+    no_fix_reason="Once the cycle has records or paths, which state the work is really in needs the cycle's history.",
 )
 def documentation_entry(project):
     sm = state_of(project)
@@ -552,7 +595,27 @@ def documentation_entry(project):
             at(header_field(sm, "WorkflowState")),
             f"A DOCUMENTATION cycle starts in AUDITING for {kind} entry, but WorkflowState is {ws} "
             f"while Handoff.Kind is still {kind}.",
+            _untouched_start_fix(project, sm, ws),
         )
+
+
+def _untouched_start_fix(project, sm, ws):
+    """`WorkflowState: AUDITING` when the cycle's history shows nothing
+    after its start: no record of the cycle anywhere, its Active Work paths
+    still `NONE`, an empty inactive stack.  A terminal state is the user's
+    decision: no fix."""
+    cid = sm.aw("Id")
+    field = header_field(sm, "WorkflowState")
+    if field is None or ws in TERMINAL_STATES or not cid or not CYCLE_ID_RE.match(cid):
+        return None
+    if any(sm.aw(name) != "NONE" for name in ("Scope", "Architecture", "Development")):
+        return None
+    if sm.recovery is None or sm.frames or sm.value(sm.recovery, "Active") != "false":
+        return None
+    if project.records_of(cid):
+        return None
+    return replace(field.path, field.value_span, "AUDITING", safe=False,
+                   description="Set WorkflowState to AUDITING: the DOCUMENTATION cycle has only started")
 
 
 def _clear_pending_cadence(sm, message: str):

@@ -217,7 +217,7 @@ invalidated, record `Handoff.Kind: USER_REWORK` with its `FailureType`, and
 route to that owner." Without it nobody can tell which owner the corrective
 work belongs to.
 
-**Fix safety.** Sometimes (unsafe): when the last recovery frame is the one this handoff pushed (same `From`, `Owner` equal to `WorkflowState`), its `FailureType` is copied. Otherwise only the discoverer (or the user, for rework) knows whose work is defective.
+**Fix safety.** Sometimes (unsafe): when the last recovery frame is the one this handoff pushed (same `From`, `Owner` equal to `WorkflowState`), its `FailureType` is copied. When no cycle has started (see SL306), `Kind` becomes `INITIAL`. Otherwise only the discoverer (or the user, for rework) knows whose work is defective.
 """,
     bad_example="`Kind`: `FAILURE` `From`: `TESTING` `FailureType`: `NONE` `Reason`: `Broken test.`",
     good_example="`Kind`: `FAILURE` `From`: `TESTING` `FailureType`: `IMPLEMENTATION` `Reason`: `Search crashes on empty input.`",
@@ -244,6 +244,10 @@ def corrective_handoff_failure_type(project):
                 and v.ws in FAILURE_TARGETS[ft]):
             fix = replace(v.ft_f.path, v.ft_f.value_span, ft, safe=False,
                           description=f"Name the FailureType the active frame records, {ft}")
+    if fix is None:
+        from standards_lint.rules.cycle_modes import unstarted_kind_fix
+
+        fix = unstarted_kind_fix(project)  # no cycle yet: no failure was routed
     yield report(_at(v.ft_f), msg, fix)
 
 
@@ -267,13 +271,23 @@ own the fix. Route it to the owner of the defective artifact or decision."
 User rework also routes "to that owner". The handoff is the latest transition,
 so the current state is where it went.
 
-**Fix safety.** No fix: either the state or the failure type is wrong, and
-only the routing role knows which.
+**Fix safety.** Sometimes (unsafe): when two records of the handoff agree on
+where it went, `WorkflowState` is set there: the frame it pushed (same `From`
+and FailureType, an Owner owning that type, `RerunThrough`: `NONE`) names its
+Owner; with no frame and an inactive stack, a failure whose type
+`Handoff.From` owns stayed at `From` ("Same-state correction creates no
+frame"). From a terminal state the edit spans `CycleMode` unchanged, so
+SL204's reset is not applied with it. When instead the frame the handoff
+pushed (same `From`, its Owner the current state) and the state agree on
+another type, or the state is still `Handoff.From` with an empty stack (a
+same-state correction) and owns exactly one type, `Handoff.FailureType`
+becomes that type. Otherwise no fix.
 """,
+    fix="sometimes",
     bad_example="`WorkflowState`: `SCOPING` ... `Kind`: `FAILURE` `From`: `SCOPING` `FailureType`: `ARCHITECTURE`",
     good_example="`WorkflowState`: `ARCHITECTING` ... `Kind`: `FAILURE` `From`: `SCOPING` `FailureType`: `ARCHITECTURE`",
     help="Move `WorkflowState` to the owner of the FailureType, or correct the FailureType.",
-    no_fix_reason="Either the state or the failure type is wrong, and only the routing role knows which.",
+    no_fix_reason="Unless the pushed frame or a same-state failure names the target, either the state or the failure type is wrong, and only the routing role knows which.",
 )
 def corrective_handoff_target(project):
     v = _view(project)
@@ -283,10 +297,13 @@ def corrective_handoff_target(project):
     if ft not in FAILURE_TARGETS or ws not in WORKFLOW_STATES or ws in FAILURE_TARGETS[ft]:
         return
     what = "failure" if v.kind == "FAILURE" else "rework"
+    from standards_lint.rules.recovery import pushed_state_fix, routed_type_fix
+
     yield report(
         _at(v.ws_f),
         f"{_an(ft)} {what} belongs to {_targets_text(ft)}, but the {v.kind} handoff left "
         f"WorkflowState at {ws}.",
+        pushed_state_fix(project) or routed_type_fix(project),
     )
 
 
@@ -308,7 +325,7 @@ corrective target, ... `ResumeAt` = interrupted state". The newest frame is
 the last one ("The last frame is active"). Without it the work cannot return
 to the interrupted state.
 
-**Fix safety.** Sometimes (unsafe): with an empty stack and a consistent handoff (its target owns its FailureType, both states on the cycle's route), the fix pushes `### Frame 1` as Recovery Mechanics spells it out (`From` and `ResumeAt` the handoff's `From`, `Owner` the `WorkflowState`, the handoff's `FailureType` and `Reason`, `RerunThrough`: `NONE`) and sets `Recovery.Active` to `true`. An existing stack needs the routing role's judgement.
+**Fix safety.** Sometimes (unsafe): with an empty stack and a consistent handoff (its target owns its FailureType, both states on the cycle's route), the fix pushes `### Frame 1` as Recovery Mechanics spells it out (`From` and `ResumeAt` the handoff's `From`, `Owner` the `WorkflowState`, the handoff's `FailureType` and `Reason`, `RerunThrough`: `NONE`) and sets `Recovery.Active` to `true`. When the pushed frame or a same-state failure names where the handoff went (see SL402), `WorkflowState` is set there instead. An existing stack needs the routing role's judgement otherwise.
 """,
     bad_example="`Kind`: `FAILURE` `From`: `TESTING` `FailureType`: `ARCHITECTURE` ... with `Recovery` `Active`: `false`",
     good_example="""`Kind`: `FAILURE` `From`: `TESTING` `FailureType`: `ARCHITECTURE` ...
@@ -339,8 +356,17 @@ def corrective_handoff_recovery_frame(project):
         where,
         f"The {v.kind} handoff moved from {frm} to {ws}, so the last recovery frame must record "
         f"`From`: `{frm}` and `Owner`: `{ws}`; {found}.",
-        None if frames else _push_frame_fix(project, v),
+        _corrective_frame_fix(project, v),
     )
+
+
+def _corrective_frame_fix(project, v):
+    """The state the handoff's own records name (recovery.pushed_state:
+    the frame it pushed, or a same-state failure), else, with an empty
+    stack, the frame Recovery Mechanics spells out."""
+    from standards_lint.rules.recovery import pushed_state_fix
+
+    return pushed_state_fix(project) or (None if v.frames else _push_frame_fix(project, v))
 
 
 def _section_end(st, section) -> Optional[int]:
@@ -626,12 +652,13 @@ Recovery Mechanics: "Use `RESUME` for a recovery-directed jump that skips an
 unaffected phase; a normal `FORWARD` still follows the fixed route and
 requires the full gate, even with frames active."
 
-**Fix safety.** No fix: either the state, the source or the kind is wrong.
+**Fix safety.** Sometimes (unsafe), outside recovery: when `Handoff.From` is on the route and `WorkflowState` is off it or before `From` (a FORWARD never goes back), `WorkflowState` becomes the forward step from `From`; when `WorkflowState` is on the route and `From` is no workflow state, `From` becomes the state whose forward step it is. Either only when every passed gate's record is `COMPLETE` for this cycle, never into `AWAITING_USER_SIGNOFF` or a terminal state (the user's decisions). A skip along the route is ambiguous: no fix.
 """,
+    fix="sometimes",
     bad_example="`WorkflowState`: `REVIEWING_FINAL` `CycleMode`: `DOCUMENTATION` ... `Kind`: `FORWARD` `From`: `ARCHITECTING`",
     good_example="`WorkflowState`: `DOCUMENTING` `CycleMode`: `DOCUMENTATION` ... `Kind`: `FORWARD` `From`: `ARCHITECTING`",
     help="Take exactly one step of the Documentation Brownfield route, or use the handoff kind that matches the transition.",
-    no_fix_reason="Either the state, the source or the kind is wrong.",
+    no_fix_reason="Unless the route and the gates' records determine it, either the state, the source or the kind is wrong.",
 )
 def documentation_forward_route(project):
     v = _view(project)
@@ -647,7 +674,77 @@ def documentation_forward_route(project):
         _at(v.from_f),
         f"A DOCUMENTATION FORWARD handoff follows {DOC_ROUTE_TEXT} one step at a time; "
         f"{frm} -> {ws} skips or leaves that route.",
+        forward_fix(project),
     )
+
+
+def forward_fix(project):
+    """The field a FORWARD handoff that is not one step of the route got
+    wrong, when the project's files determine it (Forward Transitions;
+    Handoff Rules: "Forward handoff requires the current completion gate to
+    pass"), outside recovery (a rerun has its own route):
+
+    - `Handoff.From` is a state of the route but `WorkflowState` is not (a
+      state the cycle's topology omits), or lies before `From` (a FORWARD
+      never goes back): `WorkflowState` becomes the forward step from
+      `From`;
+    - `WorkflowState` is a state of the route and `Handoff.From` is no
+      workflow state at all: `From` becomes the state whose forward step
+      `WorkflowState` is.
+
+    In both, the records of every gate before the new state must be
+    COMPLETE for this cycle and account for every current acceptance
+    condition (the gate passed); a new state must not have its own record
+    yet (work there has not begun).  A terminal state is the
+    user's decision (sign-off, cancellation): no fix; nor is a move into
+    `AWAITING_USER_SIGNOFF`, whose readiness asks more than the records'
+    Status."""
+    from standards_lint.rules.recovery import _route, forward_step, passed_records_complete
+
+    v = _view(project)
+    if v is None or v.kind != "FORWARD" or v.frames or v.recovery_in_use() is not False:
+        return None
+    if v.obligations_in_use():
+        return None
+    frm, ws = v.frm, v.ws
+    if frm is None or ws is None or ws in TERMINAL_STATES or frm in TERMINAL_STATES:
+        return None
+    route = _route(project)
+    if frm in route and ws in WORKFLOW_STATES:
+        nxt = forward_step(project, frm)
+        if nxt is None or nxt == ws or v.ws_f is None or nxt == "AWAITING_USER_SIGNOFF":
+            return None  # sign-off readiness asks more than the gates' records
+        if ws in route and route.index(ws) > route.index(frm):
+            return None  # a skip: either end may be wrong
+        if not passed_records_complete(project, nxt) or _own_record_written(project, nxt):
+            return None
+        return _set_state_edit(v, nxt, f"Set WorkflowState to {nxt}, the forward step from {frm}")
+    if ws in route and frm not in WORKFLOW_STATES and frm != "NONE" and v.from_f is not None:
+        prev = [s for s in route if forward_step(project, s) == ws]
+        if len(prev) != 1 or not passed_records_complete(project, ws):
+            return None
+        return replace(v.from_f.path, v.from_f.value_span, prev[0], safe=False,
+                       description=f"Set Handoff.From to {prev[0]}, the state whose forward step is {ws}")
+    return None
+
+
+def _own_record_written(project, state: str) -> bool:
+    """Whether the record *state*'s owner writes already exists for this
+    cycle: work there has begun, so the handoff that just entered it may not
+    be the last transition after all."""
+    from standards_lint.rules.required_records import STATE_RECORDS
+
+    own = dict(STATE_RECORDS, DEVELOPING=("DEVELOPMENT", None)).get(state)
+    cid = project.state.aw("Id")
+    if own is None or not cid:
+        return False
+    art, kind = own
+    return any(art != "REVIEW" or r.review_kind == kind for r in project.records_of(cid, art))
+
+
+def _set_state_edit(v, new: str, description: str):
+    f = v.ws_f
+    return replace(f.path, f.value_span, new, safe=False, description=description)
 
 
 # -- Checkpoint Handoffs ------------------------------------------------------------
@@ -877,12 +974,15 @@ change. Recovery must be inactive with an empty stack, and outstanding
 obligations inactive with no entries." and "A policy choice does not ...
 discharge recovery and outstanding obligations."
 
-**Fix safety.** No fix.
+**Fix safety.** Sometimes (safe): when what is "active" is only an `Active:
+true` flag over an empty section, the fix of SL501/SL502 (set it to `false`)
+clears this finding too. Open frames or obligations: no fix.
 """,
+    fix="sometimes",
     bad_example="`Kind`: `COMPLETION_CHANGE` `From`: `DOCUMENTING` ... `## Recovery` `Active`: `true`",
     good_example="`Kind`: `COMPLETION_CHANGE` `From`: `DOCUMENTING` ... `## Recovery` `Active`: `false`",
     help="Finish recovery and outstanding obligations before a COMPLETION_CHANGE.",
-    no_fix_reason="The open corrective work must be routed first.",
+    no_fix_reason="Open frames or obligations: the corrective work must be routed first.",
 )
 def completion_change_recovery(project):
     v = _view(project)
@@ -901,7 +1001,27 @@ def completion_change_recovery(project):
         where,
         f"A COMPLETION_CHANGE needs inactive recovery with an empty stack and no outstanding "
         f"obligations, but {what}.",
+        _flags_fix(project, v, rec, obl),
     )
+
+
+def _flags_fix(project, v, rec, obl):
+    """When the only thing "active" is an `Active: true` flag over an empty
+    section (SL501/SL502), that flag's fix clears the finding too."""
+    from standards_lint.rules.recovery import clear_flag_fix
+
+    fixes = []
+    if rec:
+        fixes.append(clear_flag_fix(project))
+    if obl:
+        fixes.append(clear_flag_fix(project, obligations=True))
+    if not fixes or None in fixes:
+        return None
+    if len(fixes) == 1:
+        return fixes[0]
+    from standards_lint.findings import Fix
+
+    return Fix(fixes[0].edits + fixes[1].edits, "safe", "Set Recovery.Active and Outstanding Obligations.Active to `false`.")
 
 
 @rule(
@@ -1021,14 +1141,14 @@ gates defined in **Handoff Rules**." Workflow State Reference > Handoff: "Use
 recovery-directed transition that is not the normal forward handoff." A
 `FORWARD` that skips, repeats or reverses a phase claims gates nobody passed.
 
-**Fix safety.** No fix: the state, the source or the kind may be the wrong
-one.
+**Fix safety.** Sometimes (unsafe), outside recovery: when `Handoff.From` is on the route and `WorkflowState` is off it or before `From` (a FORWARD never goes back), `WorkflowState` becomes the forward step from `From`; when `WorkflowState` is on the route and `From` is no workflow state, `From` becomes the state whose forward step it is. Either only when every passed gate's record is `COMPLETE` for this cycle, never into `AWAITING_USER_SIGNOFF` or a terminal state (the user's decisions). A skip along the route is ambiguous: no fix.
 """,
+    fix="sometimes",
     beyond_checker=True,
     bad_example="`WorkflowState`: `REVIEWING_IMPLEMENTATION` `CycleMode`: `STANDARD` ... `Kind`: `FORWARD` `From`: `DEVELOPING`",
     good_example="`WorkflowState`: `TESTING` `CycleMode`: `STANDARD` ... `Kind`: `FORWARD` `From`: `DEVELOPING`",
     help="Take exactly one step of the route, or use the handoff kind that matches the transition.",
-    no_fix_reason="The state, the source or the kind may be the wrong one.",
+    no_fix_reason="Unless the route and the gates' records determine it, the state, the source or the kind may be the wrong one.",
 )
 def forward_route(project):
     v = _view(project)
@@ -1065,6 +1185,7 @@ def forward_route(project):
         _at(v.from_f),
         f"A FORWARD handoff follows the {route} route one step at a time, but {frm} -> {ws} "
         f"skips, repeats or reverses it ({expect}); a recovery-directed jump records RESUME.",
+        forward_fix(project),
     )
 
 

@@ -19,12 +19,14 @@ import attrs
 from standards_lint.ast import Container, Field
 from standards_lint.findings import Edit, Fix
 from standards_lint.protocol import (
+    CYCLE_ID_RE,
     FAILURE_TARGETS,
     FAILURE_TYPES,
     ROUTE_DOCUMENTATION,
     ROUTE_EXPEDITED,
     TERMINAL_STATES,
     WORKFLOW_STATES,
+    record_path,
 )
 from standards_lint.rule import module_rules, replace, report, rule
 
@@ -125,6 +127,26 @@ def _owners_text(ft: str) -> str:
 
 
 # -- Active flags -------------------------------------------------------------
+def _flag_fix(active, want: str, title: str) -> Fix:
+    return replace(active.path, active.value_span, want, description=f"Set {title}.Active to `{want}`.")
+
+
+def clear_flag_fix(project, obligations: bool = False) -> Optional[Fix]:
+    """SL501's (SL502's when *obligations*) fix when the section holds no
+    entries but its `Active` says `true`: set it to `false`.  Rules that
+    read the flag as "recovery is active" carry it too."""
+    st = project.state
+    if st is None:
+        return None
+    section = st.obligations if obligations else st.recovery
+    if section is None or list(section.subsections):
+        return None
+    active = st.one(section, "Active")
+    if active is None or active.value != "true":
+        return None
+    return _flag_fix(active, "false", "Outstanding Obligations" if obligations else "Recovery")
+
+
 def _active_mismatch(project, section, count: int, what_one: str, what_many: str, title: str):
     st = project.state
     if st is None or section is None:
@@ -139,7 +161,7 @@ def _active_mismatch(project, section, count: int, what_one: str, what_many: str
         (active.path, active.value_span),
         f"{title}.Active is `{active.value}` but there {_plural(count, what_one, what_many)}; "
         f"it must be `{want}`.",
-        fix=replace(active.path, active.value_span, want, description=f"Set {title}.Active to `{want}`."),
+        fix=_flag_fix(active, want, title),
     )
 
 
@@ -328,7 +350,7 @@ interrupted state, ... `ResumeAt` = interrupted state". Both record the same
 state; when they differ, the return after recovery goes somewhere the
 interrupted work never was.
 
-**Fix safety.** Sometimes (unsafe): sets `ResumeAt` to `From` when `From` is a state of the cycle's route; review whether `From` is the wrong one instead.
+**Fix safety.** Sometimes (unsafe): the stale-frame fix (see SL507) when the frame is stale; else sets `ResumeAt` to `From` when `From` is a state of the cycle's route; review whether `From` is the wrong one instead.
 """,
     bad_example="`From`: `TESTING` `Owner`: `ARCHITECTING` ... `ResumeAt`: `DEVELOPING`",
     good_example="`From`: `TESTING` `Owner`: `ARCHITECTING` ... `ResumeAt`: `TESTING`",
@@ -342,8 +364,8 @@ def recovery_frame_resume_at(project):
         if frm is None or resume is None or frm == resume:
             continue
         f = fr.get("ResumeAt").field
-        fix = None
-        if _in_route(project, frm):
+        fix = stale_frame_fix_for(project, fr)
+        if fix is None and _in_route(project, frm):
             fix = replace(f.path, f.value_span, frm, safe=False,
                           description=f"Set frame {fr.label}'s ResumeAt to its From, {frm}")
         yield report(
@@ -362,6 +384,394 @@ def _in_route(project, state: str, role: bool = False) -> bool:
     if mode == "EXPEDITED":
         return state in ROUTE_EXPEDITED
     return state in WORKFLOW_STATES
+
+
+# -- a stale last frame -------------------------------------------------------
+CORRECTIVE_KINDS = ("FAILURE", "USER_REWORK")
+
+
+def _route(project) -> tuple[str, ...]:
+    from standards_lint.holding import route_of
+    from standards_lint.rules.cycle_modes import project_mode
+
+    return route_of(_cycle_mode(project), project_mode(project))
+
+
+def _frame_owners(project, ft: str) -> tuple[str, ...]:
+    """The states that may own a frame of failure type *ft* in this cycle
+    mode (Failure Handoffs; Documentation Cycle Contract: REVIEW goes to
+    REVIEWING_FINAL, IMPLEMENTATION and VERIFICATION have no owner)."""
+    owners = FAILURE_TARGETS.get(ft, ())
+    mode = _cycle_mode(project)
+    if mode == "DOCUMENTATION":
+        if ft == "REVIEW":
+            return ("REVIEWING_FINAL",)
+        return tuple(o for o in owners if o in DOC_ROLES)
+    if mode == "EXPEDITED":
+        return tuple(o for o in owners if o in EXPEDITED_OWNERS)
+    return owners
+
+
+def _frame_broken(project, fr: Frame) -> Optional[bool]:
+    """Whether the frame contradicts itself (the Failure Types table, step 1
+    of Recovery Mechanics, the cycle's topology); None when a value is
+    missing or invalid (SL504's findings)."""
+    frm, owner, resume, ft = fr.state("From"), fr.state("Owner"), fr.state("ResumeAt"), fr.get("FailureType").text
+    rt = fr.get("RerunThrough").text
+    if None in (frm, owner, resume) or ft not in FAILURE_TYPES or (rt != "NONE" and rt not in WORKFLOW_STATES):
+        return None
+    return (owner not in _frame_owners(project, ft) or resume != frm or frm == owner
+            or not _in_route(project, frm) or not _in_route(project, resume)
+            or not _in_route(project, owner, role=True))
+
+
+def _frame_fits_state(project, fr: Frame, ws: str) -> bool:
+    """Whether WorkflowState is where the frame's correction can be: its
+    Owner while `RerunThrough` is NONE, else between Owner and RerunThrough
+    on the cycle's route (Recovery Mechanics, steps 4-7)."""
+    owner, rt = fr.state("Owner"), fr.get("RerunThrough").text
+    if ws in TERMINAL_STATES or ws == "AWAITING_USER_SIGNOFF" or owner is None:
+        return False
+    if rt == "NONE":
+        return ws == owner
+    route = _route(project)
+    if owner not in route or rt not in route or ws not in route:
+        return False
+    return route.index(owner) <= route.index(ws) <= route.index(rt)
+
+
+def forward_step(project, frm: str) -> Optional[str]:
+    """The state a FORWARD handoff from *frm* enters (Forward Transitions):
+    the next state of the cycle's route, after `REVIEWING_IMPLEMENTATION`
+    the one its CompletionPolicy names."""
+    route = _route(project)
+    if frm not in route or frm == route[-1]:
+        return None
+    if _cycle_mode(project) == "STANDARD" and frm == "REVIEWING_IMPLEMENTATION":
+        policy = project.state.aw("CompletionPolicy")
+        return {"FULL_DELIVERABLE": "DOCUMENTING", "IMPLEMENTATION_REVIEWED": "AWAITING_USER_SIGNOFF"}.get(policy)
+    return route[route.index(frm) + 1]
+
+
+def _gate_records(project, route) -> dict:
+    """State -> (artifact, review kind) of the record its gate leaves, for
+    the states whose records the cycle's mode and CompletionPolicy require
+    (and the development plan where the route develops)."""
+    from standards_lint.rules.required_records import STATE_RECORDS, _Cycle
+
+    required, _order = _Cycle(project.state).required()
+    gates = {s: STATE_RECORDS[s] for s in required}
+    if "DEVELOPING" in route:
+        gates["DEVELOPING"] = ("DEVELOPMENT", None)
+    return gates
+
+
+def passed_records_complete(project, ws: str) -> bool:
+    """Whether every record the cycle's passed gates leave (the plan, the
+    verification report, the reviews, documentation and synchronization
+    records its mode and CompletionPolicy require, on the route before
+    *ws*) exists at its fixed path for this cycle with `Status`:
+    `COMPLETE`: the records say the cycle passed those gates."""
+    from standards_lint.rules.required_records import _record
+
+    cid = project.state.aw("Id")
+    route = _route(project)
+    if not cid or not CYCLE_ID_RE.match(cid) or ws not in route:
+        return False
+    gates = _gate_records(project, route)
+    passed = route[: route.index(ws)]
+    for s in passed:
+        if s not in gates:
+            continue
+        art, kind = gates[s]
+        found, status, _field = _record(project, record_path(art, cid, kind), cid)
+        if found != "ok" or status != "COMPLETE":
+            return False
+    return _acceptance_accounted(project, passed)
+
+
+def _acceptance_accounted(project, passed) -> bool:
+    """A gate passed only when its record accounts for every current
+    acceptance condition (Acceptance Traceability: the design, and every
+    COMPLETE verification, review, documentation and synchronization
+    record of the passed states)."""
+    from standards_lint.rules.acceptance import (
+        _complete_records,
+        _evidence_ids,
+        _record_scan,
+        _traced,
+        analysis,
+    )
+
+    ctx = analysis(project)
+    if not _traced(ctx):
+        return True
+    current = set(ctx.scope.current)
+    if "ARCHITECTING" in passed and ctx.design is not None:
+        if not current <= {m.id for m in ctx.design.mentions if not m.previous}:
+            return False
+    for r, owner, status in _complete_records(ctx):
+        if owner in passed and status is not None and status.value == "COMPLETE":
+            if not current <= _evidence_ids(_record_scan(ctx, r), r.artifact):
+                return False
+    return True
+
+
+def _never_reached(project, state: str) -> bool:
+    """Whether the cycle can never have been in *state*: a gate before it
+    on the route (one its mode and CompletionPolicy require) has left no
+    record of this cycle anywhere.  Records are never deleted, so a frame
+    interrupted there records routing that did not happen."""
+    cid = project.state.aw("Id")
+    route = _route(project)
+    if not cid or not CYCLE_ID_RE.match(cid) or state not in route:
+        return False
+    gates = _gate_records(project, route)
+    for s in route[: route.index(state)]:
+        if s in gates:
+            art, kind = gates[s]
+            if not any(r.review_kind == kind or art != "REVIEW" for r in project.records_of(cid, art)):
+                return True
+    return False
+
+
+def _handoff_explains_state(project, ws: str) -> bool:
+    """The last handoff entered WorkflowState on its own terms: a FORWARD
+    one step of the route, a RESUME (a recovery return) from another
+    state, or a same-state FAILURE/USER_REWORK whose type the state owns;
+    and the records of the gates passed before it are COMPLETE."""
+    st = project.state
+    kind, frm = st.ho("Kind"), st.ho("From")
+    if kind == "FORWARD":
+        ok = frm is not None and forward_step(project, frm) == ws
+    elif kind == "RESUME":
+        ok = frm in WORKFLOW_STATES and frm != ws
+    elif kind in CORRECTIVE_KINDS:
+        # A same-state correction: the state owns the failure it recorded.
+        ok = frm == ws and ws in _frame_owners(project, st.ho("FailureType") or "")
+    else:
+        ok = False
+    return ok and passed_records_complete(project, ws)
+
+
+def _entry_states(project) -> tuple[str, ...]:
+    """Where a cycle start (or installation) leaves WorkflowState
+    (protocol/user-decisions.md, Start a cycle, step 5; State-update rules,
+    1): `AUDITING` (reconciliation first, a DOCUMENTATION cycle, a
+    BROWNFIELD project), `SCOPING` in a GREENFIELD project, `DEVELOPING`
+    for an EXPEDITED cycle."""
+    from standards_lint.rules.cycle_modes import project_mode
+
+    mode = _cycle_mode(project)
+    if mode == "DOCUMENTATION":
+        return ("AUDITING",)
+    if mode == "EXPEDITED":
+        return ("DEVELOPING", "AUDITING")
+    return ("SCOPING", "AUDITING") if project_mode(project) == "GREENFIELD" else ("AUDITING",)
+
+
+def _stale_pop(project) -> Optional[tuple[int, Fix]]:
+    """The frames the project's other files show stale, as (frames kept,
+    the fix removing the others), or None.
+
+    - The last handoff starts the cycle (`INITIAL` or `NEW_CYCLE`) and the
+      state is still the cycle's entry state: a cycle starts with recovery
+      inactive (Start a cycle: "Recovery and outstanding obligations
+      inactive"), and any push since would be the last handoff.  Every
+      frame is stale.
+    - Otherwise the last frame when it contradicts itself (its Owner does
+      not own its FailureType, its ResumeAt is not its From, or a state
+      lies outside the cycle's topology) or was interrupted in a state the
+      cycle never reached (:func:`_never_reached`), the workflow is not
+      where its correction could be (or a FORWARD left an owner that never
+      finished its correction, or the frame was never possible), the last
+      handoff is not the failure that pushed it (same `From`), and that
+      handoff explains the state on its own (a route step, a recovery
+      return or a same-state correction, the passed gates' records
+      COMPLETE): the state and the handoff agree and the frame is the odd
+      one out.  Only when the remaining stack (if any) fits the state.
+
+    No frame of a failure type a DOCUMENTATION cycle cannot route is
+    removed (the user decides, Documentation Cycle Contract), nor, after
+    the cycle start, one whose owner the cycle skips (Expedited Promotion
+    converts it into an outstanding obligation)."""
+    st = project.state
+    fs = frames(project)
+    ws = _workflow_state(project)
+    if st is None or not fs or ws is None or st.recovery is None or project.workflow_conflicted:
+        return None
+    kind = st.ho("Kind")
+    start = kind in ("INITIAL", "NEW_CYCLE") and ws in _entry_states(project)
+    if start:
+        keep = 0
+    else:
+        fr = fs[-1]
+        broken = _frame_broken(project, fr)
+        if broken is None:
+            return None
+        never = _never_reached(project, fr.state("From"))
+        if not broken and not never:
+            return None
+        if kind in CORRECTIVE_KINDS and st.ho("From") == fr.state("From"):
+            return None  # the handoff that pushed it: the frame is the routing record
+        unfinished = fr.get("RerunThrough").text == "NONE" and kind == "FORWARD"
+        if _frame_fits_state(project, fr, ws) and not unfinished and not never:
+            return None
+        if not _handoff_explains_state(project, ws):
+            return None
+        keep = len(fs) - 1
+        if keep and not _frame_fits_state(project, fs[keep - 1], ws):
+            return None
+    gone = fs[keep:]
+    for fr in gone:
+        ft = fr.get("FailureType").text
+        if _cycle_mode(project) == "DOCUMENTATION" and ft in DOC_UNROUTABLE:
+            return None  # an omitted owner: the user decides (Documentation Cycle Contract)
+        if not start and not _frame_owners(project, ft):
+            return None  # a skipped owner mid-cycle: Expedited Promotion keeps it as an obligation
+    active = st.one(st.recovery, "Active")
+    if active is None or active.value not in ("true", "false"):
+        return None
+    h = gone[0].container.heading
+    end = _section_end(st, st.recovery)
+    if h is None or end is None:
+        return None
+    text = st.doc.text
+    at = h.span.start
+    if end == len(text):
+        # The frames end the file: drop the blank lines before them too,
+        # keeping the line end of the line before.
+        nl = "\r\n" if "\r\n" in text else "\n"
+        while text[:at].endswith(nl + nl):
+            at -= len(nl)
+    edits = [Edit(st.path, at, end, "")]
+    want = "true" if keep else "false"
+    if active.value != want:
+        edits.insert(0, Edit(active.path, active.value_span.start, active.value_span.end, want))
+    if len(gone) == 1:
+        fr = gone[0]
+        what = (f"stale recovery frame {fr.label} ({fr.state('From')} -> {fr.state('Owner')}, "
+                f"{fr.get('FailureType').text})")
+    else:
+        what = f"the {len(gone)} stale recovery frames"
+    return keep, Fix(tuple(edits), "unsafe", f"Remove {what} and set Recovery.Active to `{want}`")
+
+
+def _stale(project) -> Optional[tuple[int, Fix]]:
+    """:func:`_stale_pop`, once per project (several rules ask)."""
+    cache = project.__dict__.setdefault("_standards_lint_stale_frames", {})
+    if "pop" not in cache:
+        cache["pop"] = _stale_pop(project)
+    return cache["pop"]
+
+
+def stale_frame_fix(project, *, clear: bool = False) -> Optional[Fix]:
+    """The fix of :func:`_stale_pop`; with *clear*, only when it empties the stack."""
+    got = _stale(project)
+    if got is None or (clear and got[0]):
+        return None
+    return got[1]
+
+
+def pushed_state(project) -> Optional[str]:
+    """Where the last corrective handoff went, when two records of it agree:
+    the frame it pushed (same `From` and FailureType, an Owner owning that
+    type, `RerunThrough`: `NONE`) names its Owner; with no frame and an
+    inactive stack, a failure whose type `Handoff.From` owns was a
+    same-state correction (Recovery Mechanics, step 1: "Same-state
+    correction creates no frame"), so the state stayed at `From`."""
+    st = project.state
+    if st is None or st.ho("Kind") not in CORRECTIVE_KINDS or st.recovery is None:
+        return None
+    frm, ft = st.ho("From"), st.ho("FailureType")
+    if frm not in WORKFLOW_STATES or frm in TERMINAL_STATES or ft not in FAILURE_TARGETS:
+        return None
+    owners = _frame_owners(project, ft)
+    fs = frames(project)
+    if not fs:
+        active = st.one(st.recovery, "Active")
+        if active is None or active.value != "false" or frm not in owners or not _in_route(project, frm, role=True):
+            return None
+        return frm
+    fr = fs[-1]
+    owner = fr.state("Owner")
+    if (fr.state("From") == frm and fr.get("FailureType").text == ft and owner in owners and owner != frm
+            and fr.get("RerunThrough").text == "NONE" and _in_route(project, owner, role=True)):
+        return owner
+    return None
+
+
+def routed_type(project) -> Optional[str]:
+    """The failure type the last corrective handoff routed, when two other
+    records agree on it: the frame it pushed (same `From`, its Owner the
+    current state) records its type; with no frame, an inactive stack and
+    the state still at `Handoff.From` (a same-state correction), the one
+    type the state owns."""
+    st = project.state
+    if st is None or st.ho("Kind") not in CORRECTIVE_KINDS or st.recovery is None:
+        return None
+    frm, ws = st.ho("From"), _workflow_state(project)
+    if frm not in WORKFLOW_STATES or ws is None or ws in TERMINAL_STATES:
+        return None
+    fs = frames(project)
+    if fs:
+        fr = fs[-1]
+        ft = fr.get("FailureType").text
+        if fr.state("From") == frm and fr.state("Owner") == ws != frm and ft in FAILURE_TYPES \
+                and ws in _frame_owners(project, ft):
+            return ft
+        return None
+    active = st.one(st.recovery, "Active")
+    if active is None or active.value != "false" or ws != frm:
+        return None
+    owned = [t for t in FAILURE_TYPES if ws in _frame_owners(project, t)]
+    return owned[0] if len(owned) == 1 else None
+
+
+def routed_type_fix(project) -> Optional[Fix]:
+    """Set `Handoff.FailureType` to :func:`routed_type` when it differs."""
+    st = project.state
+    want = routed_type(project)
+    f = st.one(st.handoff, "FailureType") if st is not None else None
+    if want is None or f is None or f.value == want:
+        return None
+    return replace(f.path, f.value_span, want, safe=False,
+                   description=f"Set Handoff.FailureType to {want}, the type its {st.ho('Kind')} routed")
+
+
+def pushed_state_fix(project) -> Optional[Fix]:
+    """Set WorkflowState to :func:`pushed_state` when it differs.  When the
+    state is terminal, the edit also spans `CycleMode` (unchanged), so the
+    reset a terminal state asks for (SL204) is not applied with it."""
+    st = project.state
+    want = pushed_state(project)
+    f = st.one(st.header, "WorkflowState") if st is not None else None
+    if want is None or f is None or f.value == want:
+        return None
+    end, tail = f.value_span.end, ""
+    cm = st.one(st.header, "CycleMode")
+    if f.value in TERMINAL_STATES and cm is not None and cm.path == f.path and cm.value_span.end > end:
+        tail = st.doc.text[end:cm.value_span.end]
+        end = cm.value_span.end
+    return Fix((Edit(f.path, f.value_span.start, end, want + tail),), "unsafe",
+               f"Set WorkflowState to {want}, where the {st.ho('Kind')} handoff went")
+
+
+def stale_frame_fix_for(project, fr: Frame) -> Optional[Fix]:
+    """The stale-frame fix when *fr* is one of the frames it removes."""
+    got = _stale(project)
+    return got[1] if got is not None and fr.position > got[0] else None
+
+
+def _section_end(st, section) -> Optional[int]:
+    """Offset of the next `##` heading after *section*, else the end of the file."""
+    secs = list(st.doc.sections)
+    for i, s in enumerate(secs):
+        if s is section:
+            if i + 1 < len(secs) and secs[i + 1].heading is not None:
+                return secs[i + 1].heading.span.start
+            return len(st.doc.text)
+    return None
 
 
 @rule(
@@ -383,7 +793,7 @@ its owning state", and Recovery Mechanics: "`Owner` = corrective target". A
 frame owned by another state sends the correction to a role that does not own
 the defective artifact.
 
-**Fix safety.** Sometimes (unsafe): sets `Owner` to the one state owning the frame's `FailureType` (Failure Types table) when that makes a valid frame (not its own `From`, on the cycle's route, `RerunThrough`: `NONE`). A `REVIEW` frame outside DOCUMENTATION has two possible owners: no fix.
+**Fix safety.** Sometimes (unsafe): the stale-frame fix (see SL507) when the frame is stale; for the frame the last `FAILURE` or `USER_REWORK` pushed (same `From`, its `Owner` the current state, which owns the handoff's type), its `FailureType` becomes the handoff's; otherwise sets `Owner` to the one state owning the frame's `FailureType` (Failure Types table) when that makes a valid frame (not its own `From`, on the cycle's route, `RerunThrough`: `NONE`). A `REVIEW` frame outside DOCUMENTATION has two possible owners: no fix.
 """,
     bad_example="`From`: `TESTING` `Owner`: `DEVELOPING` `FailureType`: `ARCHITECTURE` ...",
     good_example="`From`: `TESTING` `Owner`: `ARCHITECTING` `FailureType`: `ARCHITECTURE` ...",
@@ -399,8 +809,26 @@ def recovery_frame_owner(project):
         yield report(
             fr.where("Owner"),
             f"Recovery frame {fr.label}: a {ft} frame belongs to {_owners_text(ft)}, not {owner}.",
-            _owner_fix(project, fr, ft),
+            stale_frame_fix_for(project, fr) or _pushed_type_fix(project, fr) or _owner_fix(project, fr, ft),
         )
+
+
+def _pushed_type_fix(project, fr: Frame) -> Optional[Fix]:
+    """The active frame the last corrective handoff pushed (same `From`, its
+    Owner the current state) records that handoff's FailureType (Recovery
+    Mechanics, step 1: "applicable `FailureType`"): when the handoff's type
+    is one the frame's Owner owns, the frame's is the miscopied one."""
+    st = project.state
+    if st is None or not fr.last or st.ho("Kind") not in CORRECTIVE_KINDS:
+        return None
+    ft, owner = st.ho("FailureType"), fr.state("Owner")
+    f = fr.get("FailureType").field
+    if (f is None or fr.get("FailureType").text == ft or st.ho("From") != fr.state("From")
+            or owner is None or owner != _workflow_state(project) or ft not in FAILURE_TYPES
+            or owner not in _frame_owners(project, ft) or owner == fr.state("From")):
+        return None
+    return replace(f.path, f.value_span, ft, safe=False,
+                   description=f"Set frame {fr.label}'s FailureType to {ft}, the type its handoff routed")
 
 
 def _owner_fix(project, fr: Frame, ft: str) -> Optional[Fix]:
@@ -451,13 +879,13 @@ frame's owner has not yet completed its correction". So an active frame with
 `RerunThrough: NONE` in any other state means the correction was skipped or
 the stack was not updated.
 
-**Fix safety.** Sometimes (unsafe): when the handoff is the `FAILURE` or `USER_REWORK` that pushed the active frame (same `From`, its FailureType owned by the frame's `Owner`), `WorkflowState` is set to the `Owner`. Otherwise either the state or the stack may be stale: no fix.
+**Fix safety.** Sometimes (unsafe): when the handoff is the `FAILURE` or `USER_REWORK` that pushed the active frame (same `From`, its FailureType owned by the frame's `Owner`), `WorkflowState` is set to the `Owner`. Otherwise the stale-frame fix (shared with SL350, SL505-SL507, SL510-SL516, SL520) removes the frame when the project's other files show it stale: every frame when the last handoff starts the cycle (`INITIAL`/`NEW_CYCLE`) at its entry state; otherwise the last frame when it contradicts itself, the state is not where its correction could be (or it was interrupted in a state whose earlier gates left no record), the last handoff did not push it and explains the state (a route step or a recovery return, the passed gates' records `COMPLETE`). Never for a failure type a DOCUMENTATION cycle cannot route. Otherwise either the state or the stack may be stale: no fix.
 """,
     bad_example="`WorkflowState`: `DEVELOPING` ...\n\n### Frame 1\n\n`From`: `TESTING` `Owner`: `ARCHITECTING` ... `RerunThrough`: `NONE`",
     good_example="`WorkflowState`: `ARCHITECTING` ...\n\n### Frame 1\n\n`From`: `TESTING` `Owner`: `ARCHITECTING` ... `RerunThrough`: `NONE`",
     fix="sometimes",
     help="Move `WorkflowState` to the active frame's Owner, or update the stack (pop the frame or set `RerunThrough`).",
-    no_fix_reason="Unless the handoff is the failure that pushed the frame, either the state or the stack is stale.",
+    no_fix_reason="Unless the handoff is the failure that pushed the frame, or the other files show the frame stale, either the state or the stack is stale.",
 )
 def recovery_active_frame_state(project):
     fs = frames(project)
@@ -471,16 +899,7 @@ def recovery_active_frame_state(project):
     st = project.state
     f = st.one(st.header, "WorkflowState")
     where = (f.path, f.value_span) if f is not None else fr.where("Owner")
-    fix = None
-    # The state is stale only when the handoff is the failure that pushed
-    # this frame (same From and FailureType) and the frame is well formed.
-    st = project.state
-    ft = fr.get("FailureType").text
-    if (f is not None and st.ho("Kind") in ("FAILURE", "USER_REWORK") and st.ho("From") == fr.state("From")
-            and st.ho("FailureType") == ft and ft in FAILURE_TARGETS and owner in FAILURE_TARGETS[ft]
-            and _in_route(project, owner, role=True) and owner != fr.state("From")):
-        fix = replace(f.path, f.value_span, owner, safe=False,
-                      description=f"Set WorkflowState to the active frame's Owner, {owner}")
+    fix = stale_frame_fix(project) or pushed_state_fix(project)
     yield report(
         where,
         f"Recovery frame {fr.label} is still being corrected (RerunThrough is NONE), "
@@ -517,13 +936,13 @@ and `ResumeAt` are states of the Documentation Brownfield route.
 
 **Why.** {_DOC_WHY}
 
-**Fix safety.** No fix: a frame from an omitted state records routing that the
-cycle cannot have taken.
+**Fix safety.** Sometimes (unsafe): the stale-frame fix (shared with SL350, SL505-SL507, SL510-SL516, SL520) removes the frame when the project's other files show it stale: every frame when the last handoff starts the cycle (`INITIAL`/`NEW_CYCLE`) at its entry state; otherwise the last frame when it contradicts itself, the state is not where its correction could be (or it was interrupted in a state whose earlier gates left no record), the last handoff did not push it and explains the state (a route step or a recovery return, the passed gates' records `COMPLETE`). Never for a failure type a DOCUMENTATION cycle cannot route.
 """,
+    fix="sometimes",
     bad_example="`CycleMode`: `DOCUMENTATION` ...\n\n### Frame 1\n\n`From`: `TESTING` `Owner`: `AUDITING` ... `ResumeAt`: `TESTING`",
     good_example="`CycleMode`: `DOCUMENTATION` ...\n\n### Frame 1\n\n`From`: `REVIEWING_FINAL` `Owner`: `AUDITING` ... `ResumeAt`: `REVIEWING_FINAL`",
     help="Use included DOCUMENTATION states for the frame's `From` and `ResumeAt`.",
-    no_fix_reason="A frame from an omitted state records routing that the cycle cannot have taken.",
+    no_fix_reason="Unless the other files show the frame stale, the routing the frame records needs the routing role.",
 )
 def documentation_frame_states(project):
     for fr in _doc_frames(project):
@@ -538,6 +957,7 @@ def documentation_frame_states(project):
                 fr.where(name),
                 f"Recovery frame {fr.label}: {name} is {shown}; in DOCUMENTATION it must be an included state "
                 f"({', '.join(DOC_STATES)}).",
+                stale_frame_fix_for(project, fr),
             )
 
 
@@ -557,13 +977,13 @@ in **Documentation Cycle Contract** are valid failure targets ... A required
 omitted role follows that contract's blocking user-decision rule instead of a
 failure handoff into a skipped state."
 
-**Fix safety.** No fix: the defect needs an included owner or a blocking user
-decision in `Active Work.BlockedOn`.
+**Fix safety.** Sometimes (unsafe): the stale-frame fix (shared with SL350, SL505-SL507, SL510-SL516, SL520) removes the frame when the project's other files show it stale: every frame when the last handoff starts the cycle (`INITIAL`/`NEW_CYCLE`) at its entry state; otherwise the last frame when it contradicts itself, the state is not where its correction could be (or it was interrupted in a state whose earlier gates left no record), the last handoff did not push it and explains the state (a route step or a recovery return, the passed gates' records `COMPLETE`). Never for a failure type a DOCUMENTATION cycle cannot route.
 """,
+    fix="sometimes",
     bad_example="`CycleMode`: `DOCUMENTATION` ...\n\n### Frame 1\n\n`From`: `REVIEWING_FINAL` `Owner`: `DEVELOPING` ...",
     good_example="`CycleMode`: `DOCUMENTATION` ...\n\n### Frame 1\n\n`From`: `REVIEWING_FINAL` `Owner`: `DOCUMENTING` ...",
     help="Route the defect to an included role, or record a blocking user decision in `Active Work.BlockedOn`.",
-    no_fix_reason="The defect needs an included owner or a blocking user decision in `Active Work.BlockedOn`.",
+    no_fix_reason="Unless the other files show the frame stale, the defect needs an included owner or a blocking user decision in `Active Work.BlockedOn`.",
 )
 def documentation_frame_owner(project):
     for fr in _doc_frames(project):
@@ -577,6 +997,7 @@ def documentation_frame_owner(project):
             fr.where("Owner"),
             f"Recovery frame {fr.label}: Owner is {shown}; in DOCUMENTATION it must be an included role's state "
             f"({', '.join(DOC_ROLES)}).",
+            stale_frame_fix_for(project, fr),
         )
 
 
@@ -600,13 +1021,13 @@ requiring implementation, formal testing, or implementation review does not
 authorize entry into an omitted state ... Persist the evidence and required
 user decision in `Active Work.BlockedOn`".
 
-**Fix safety.** No fix: replace the frame by a blocking user decision, or
-route the defect to its included owner.
+**Fix safety.** Sometimes (unsafe): the stale-frame fix (shared with SL350, SL505-SL507, SL510-SL516, SL520) removes the frame when the project's other files show it stale: every frame when the last handoff starts the cycle (`INITIAL`/`NEW_CYCLE`) at its entry state; otherwise the last frame when it contradicts itself, the state is not where its correction could be (or it was interrupted in a state whose earlier gates left no record), the last handoff did not push it and explains the state (a route step or a recovery return, the passed gates' records `COMPLETE`). Never for a failure type a DOCUMENTATION cycle cannot route. So only a stale `REVIEW` frame owned by another state is removed.
 """,
+    fix="sometimes",
     bad_example="`CycleMode`: `DOCUMENTATION` ...\n\n### Frame 1\n\n`From`: `REVIEWING_FINAL` `Owner`: `DEVELOPING` `FailureType`: `IMPLEMENTATION` ...",
     good_example="`CycleMode`: `DOCUMENTATION` ...\n\n`BlockedOn`: `User decision: keep the documentation-only scope or cancel for an implementation cycle.`",
     help="Replace the frame by a blocking user decision in `BlockedOn`, or route the defect to its included owner.",
-    no_fix_reason="Replace the frame by a blocking user decision, or route the defect to its included owner.",
+    no_fix_reason="Replace the frame by a blocking user decision, or route the defect to its included owner; only a stale REVIEW frame is removed.",
 )
 def documentation_frame_failure_type(project):
     for fr in _doc_frames(project):
@@ -624,7 +1045,7 @@ def documentation_frame_failure_type(project):
             )
         else:
             continue
-        yield report(fr.where("FailureType"), msg)
+        yield report(fr.where("FailureType"), msg, stale_frame_fix_for(project, fr))
 
 
 @rule(
@@ -686,13 +1107,13 @@ routing changes state. ... Same-state correction creates no frame." and
 Failure Handoffs: "A same-state failure records the handoff but does not create
 a recovery frame."
 
-**Fix safety.** No fix: removing the frame also needs the handoff and `Active`
-flag reviewed.
+**Fix safety.** Sometimes (unsafe): the stale-frame fix (shared with SL350, SL505-SL507, SL510-SL516, SL520) removes the frame when the project's other files show it stale: every frame when the last handoff starts the cycle (`INITIAL`/`NEW_CYCLE`) at its entry state; otherwise the last frame when it contradicts itself, the state is not where its correction could be (or it was interrupted in a state whose earlier gates left no record), the last handoff did not push it and explains the state (a route step or a recovery return, the passed gates' records `COMPLETE`). Never for a failure type a DOCUMENTATION cycle cannot route.
 """,
+    fix="sometimes",
     bad_example="`CycleMode`: `DOCUMENTATION` ...\n\n### Frame 1\n\n`From`: `AUDITING` `Owner`: `AUDITING` ...",
     good_example="`CycleMode`: `DOCUMENTATION` ...\n\n### Frame 1\n\n`From`: `REVIEWING_FINAL` `Owner`: `AUDITING` ...",
     help="Remove the same-state frame and review the handoff and `Recovery.Active`.",
-    no_fix_reason="Removing the frame also needs the handoff and `Active` flag reviewed.",
+    no_fix_reason="Unless the other files show the frame stale, removing it also needs the handoff and `Active` flag reviewed.",
 )
 def documentation_same_state_frame(project):
     for fr in _doc_frames(project):
@@ -703,6 +1124,7 @@ def documentation_same_state_frame(project):
             fr.where("Owner"),
             f"Recovery frame {fr.label}: From and Owner are both {frm}; a same-state DOCUMENTATION correction "
             "does not push a recovery frame.",
+            stale_frame_fix_for(project, fr),
         )
 
 
@@ -724,12 +1146,13 @@ gate, pop the frame and transition to `ResumeAt`". While the frame is on the
 stack with a rerun boundary, work is inside that span; anywhere else means the
 frame should have been popped or the route left its rerun plan.
 
-**Fix safety.** No fix: either the state or the frame is stale.
+**Fix safety.** Sometimes (unsafe): the stale-frame fix (shared with SL350, SL505-SL507, SL510-SL516, SL520) removes the frame when the project's other files show it stale: every frame when the last handoff starts the cycle (`INITIAL`/`NEW_CYCLE`) at its entry state; otherwise the last frame when it contradicts itself, the state is not where its correction could be (or it was interrupted in a state whose earlier gates left no record), the last handoff did not push it and explains the state (a route step or a recovery return, the passed gates' records `COMPLETE`). Never for a failure type a DOCUMENTATION cycle cannot route.
 """,
+    fix="sometimes",
     bad_example="`WorkflowState`: `SCOPING` `CycleMode`: `DOCUMENTATION` ...\n\n### Frame 1\n\n... `Owner`: `ARCHITECTING` ... `RerunThrough`: `SYNCHRONIZING`",
     good_example="`WorkflowState`: `DOCUMENTING` `CycleMode`: `DOCUMENTATION` ...\n\n### Frame 1\n\n... `Owner`: `ARCHITECTING` ... `RerunThrough`: `SYNCHRONIZING`",
     help="Keep `WorkflowState` between the frame's Owner and RerunThrough, or update the frame.",
-    no_fix_reason="Either the state or the frame is stale.",
+    no_fix_reason="Unless the other files show the frame stale, either the state or the frame may be.",
 )
 def documentation_rerun_range(project):
     fs = list(_doc_frames(project))
@@ -752,6 +1175,7 @@ def documentation_rerun_range(project):
         where,
         f"Recovery frame {fr.label}: WorkflowState is {ws}, but the active DOCUMENTATION rerun must stay between "
         f"{owner} and {rt} until its boundary returns to ResumeAt.",
+        stale_frame_fix(project),
     )
 
 
@@ -814,14 +1238,14 @@ Handoffs: "In `EXPEDITED`, only `IMPLEMENTATION -> DEVELOPING` and
 implementation `REVIEW -> REVIEWING_IMPLEMENTATION` are valid failure routes
 because only those states exist in the expedited topology."
 
-**Fix safety.** No fix: a skipped owner needs Expedited Promotion, which
-converts the frame into an outstanding obligation.
+**Fix safety.** Sometimes (unsafe): the stale-frame fix (shared with SL350, SL505-SL507, SL510-SL516, SL520) removes the frame when the project's other files show it stale: every frame when the last handoff starts the cycle (`INITIAL`/`NEW_CYCLE`) at its entry state; otherwise the last frame when it contradicts itself, the state is not where its correction could be (or it was interrupted in a state whose earlier gates left no record), the last handoff did not push it and explains the state (a route step or a recovery return, the passed gates' records `COMPLETE`). Never for a failure type a DOCUMENTATION cycle cannot route. Mid-cycle, a frame whose owner the cycle skips is kept.
 """,
+    fix="sometimes",
     beyond_checker=True,
     bad_example="`CycleMode`: `EXPEDITED` ...\n\n### Frame 1\n\n`From`: `DEVELOPING` `Owner`: `SCOPING` `FailureType`: `SCOPING` ...",
     good_example="`CycleMode`: `EXPEDITED` ...\n\n### Frame 1\n\n`From`: `REVIEWING_IMPLEMENTATION` `Owner`: `DEVELOPING` `FailureType`: `IMPLEMENTATION` ...",
     help="Promote the cycle (Expedited Promotion converts the frame into an outstanding obligation), or route within expedited states.",
-    no_fix_reason="A skipped owner needs Expedited Promotion, which converts the frame into an outstanding obligation.",
+    no_fix_reason="Unless the frame is stale at the cycle start, a skipped owner needs Expedited Promotion, which converts the frame into an outstanding obligation.",
 )
 def expedited_frame_topology(project):
     if _cycle_mode(project) != "EXPEDITED":
@@ -842,6 +1266,7 @@ def expedited_frame_topology(project):
                 fr.where(name),
                 f"Recovery frame {fr.label}: {name} is {v}, outside the EXPEDITED topology; it must be {what}. "
                 "A skipped role requires Expedited Promotion.",
+                stale_frame_fix_for(project, fr),
             )
 
 
@@ -861,14 +1286,14 @@ state, push a frame ... Same-state correction creates no frame." Failure
 Handoffs: "A same-state failure records the handoff but does not create a
 recovery frame."
 
-**Fix safety.** No fix: removing the frame also needs the handoff and `Active`
-flag reviewed.
+**Fix safety.** Sometimes (unsafe): the stale-frame fix (shared with SL350, SL505-SL507, SL510-SL516, SL520) removes the frame when the project's other files show it stale: every frame when the last handoff starts the cycle (`INITIAL`/`NEW_CYCLE`) at its entry state; otherwise the last frame when it contradicts itself, the state is not where its correction could be (or it was interrupted in a state whose earlier gates left no record), the last handoff did not push it and explains the state (a route step or a recovery return, the passed gates' records `COMPLETE`). Never for a failure type a DOCUMENTATION cycle cannot route.
 """,
+    fix="sometimes",
     beyond_checker=True,
     bad_example="### Frame 1\n\n`From`: `REVIEWING_IMPLEMENTATION` `Owner`: `REVIEWING_IMPLEMENTATION` ...",
     good_example="### Frame 1\n\n`From`: `TESTING` `Owner`: `REVIEWING_IMPLEMENTATION` ...",
     help="Remove the same-state frame and review the handoff and `Recovery.Active`.",
-    no_fix_reason="Removing the frame also needs the handoff and `Active` flag reviewed.",
+    no_fix_reason="Unless the other files show the frame stale, removing it also needs the handoff and `Active` flag reviewed.",
 )
 def recovery_same_state_frame(project):
     if _cycle_mode(project) == "DOCUMENTATION":
@@ -881,6 +1306,7 @@ def recovery_same_state_frame(project):
             fr.where("Owner"),
             f"Recovery frame {fr.label}: From and Owner are both {frm}; a same-state correction does not push a "
             "recovery frame.",
+            stale_frame_fix_for(project, fr),
         )
 
 

@@ -22,6 +22,7 @@ from standards_lint.rules.cycle_modes import (
     workflow_state,
 )
 from standards_lint.protocol import WORKFLOW_STATES
+from standards_lint.rules.recovery import stale_frame_fix
 
 # Forward Transitions: the state that hands off to AWAITING_USER_SIGNOFF.
 SIGNOFF_SOURCE = {
@@ -73,12 +74,13 @@ obligations inactive"; protocol/expedited.md: the cycle may reach sign-off once
 "recovery is empty", and "User sign-off is unavailable while any outstanding
 obligation remains."
 
-**Fix safety.** No fix: the remaining corrective work must be routed first.
+**Fix safety.** Sometimes (unsafe): the stale-frame fix (shared with SL350, SL505-SL507, SL510-SL516, SL520) removes the frame when the project's other files show it stale: every frame when the last handoff starts the cycle (`INITIAL`/`NEW_CYCLE`) at its entry state; otherwise the last frame when it contradicts itself, the state is not where its correction could be (or it was interrupted in a state whose earlier gates left no record), the last handoff did not push it and explains the state (a route step or a recovery return, the passed gates' records `COMPLETE`). Never for a failure type a DOCUMENTATION cycle cannot route. Offered here when it empties the stack and no obligation remains.
 """,
+    fix="sometimes",
     bad_example="`WorkflowState`: `AWAITING_USER_SIGNOFF`\n\n## Recovery\n\n`Active`: `true`\n\n### Frame 1\n...",
     good_example="`WorkflowState`: `AWAITING_USER_SIGNOFF`\n\n## Recovery\n\n`Active`: `false`",
     help="Route the remaining recovery frames and obligations to their owners before awaiting sign-off.",
-    no_fix_reason="The remaining corrective work must be routed first.",
+    no_fix_reason="Unless the other files show the stack stale, the remaining corrective work must be routed first.",
 )
 def signoff_recovery(project):
     sm = state_of(project)
@@ -91,11 +93,17 @@ def signoff_recovery(project):
     # The stack and the obligations themselves: an `Active` flag that
     # contradicts them is SL501's and SL502's finding, not a remaining entry.
     if frames or entries:
+        fix = None
+        if not entries and (ob_active is None or ob_active.value != "true"):
+            # A stack the handoff and the state both contradict (see
+            # recovery._stale_pop): popping it clears the finding.
+            fix = stale_frame_fix(project, clear=True)
         yield report(
             at(header_field(sm, "WorkflowState")),
             "AWAITING_USER_SIGNOFF requires an empty recovery stack and no outstanding obligations; found "
             + _not_clear_message("AWAITING_USER_SIGNOFF", frames, entries, ob_active)
             + ".",
+            fix,
         )
 
 
