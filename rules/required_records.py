@@ -295,10 +295,12 @@ def complete_holds(project, record) -> bool:
 
 
 def moved_record_fix(project, path: str):
-    """The fix of a record missing at its fixed *path* when this cycle's only
-    record of that type sits elsewhere: SL635's move to the fixed path."""
+    """The fix of a record missing at its fixed *path*: SL635's move to the
+    fixed path when this cycle's only record of that type sits elsewhere, or
+    SL260's respelling of a miscopied `Active Work.Id` when the record sits
+    at the fixed path of the ID it miscopies (the record is then found)."""
     from standards_lint.rules.provenance import placement
-    from standards_lint.rules.record_paths import _move_fix
+    from standards_lint.rules.record_paths import _move_fix, _respelt_id_fix
 
     cid = project.state.aw("Id")
     for art, kind in STATE_RECORDS.values():
@@ -306,10 +308,18 @@ def moved_record_fix(project, path: str):
             continue
         first, _seconds = placement(project)
         b = first.get((art, kind))
-        if b is None or b.cycle != cid or b.path == path:
+        if b is None:
+            return _respelt_id_fix(project, lambda want: _holds(project, record_path(art, want, kind), art, kind, want))
+        if b.cycle != cid or b.path == path:
             return None
         return _move_fix(project, b)
     return None
+
+
+def _holds(project, path: str, art: str, kind, cid: str) -> bool:
+    """Whether this cycle *cid* has its record of (*art*, *kind*) at *path*."""
+    rec = project.record_of(cid, art, kind)
+    return rec is not None and rec.path == path
 
 
 def complete_due(project, path: str) -> bool:
@@ -345,7 +355,9 @@ have passed its gate without persisting its record.
 **Fix safety.** Sometimes (unsafe): when this cycle's only record of the
 type sits at another path (a record *"even if it is later renamed or
 moved"*, Workflow Artifact Provenance), the fix is SL635's: move it to its
-fixed path, as one rename. Otherwise no fix: the owning role must produce the record. Its skill's
+fixed path, as one rename. When `Active Work.Id` miscopies the cycle ID
+and the record sits at that ID's fixed path, the fix is SL260's: respell the
+Id, and the record is found. Otherwise no fix: the owning role must produce the record. Its skill's
 `template.md` gives only the shape; the content (the evidence, the findings,
 the `Status` the gate passed with) is the role's work, which the protocol does
 not determine. A record written from the template would claim a gate that

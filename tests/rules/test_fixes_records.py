@@ -220,6 +220,28 @@ def test_sl930_no_fix_when_no_record_exists(tmp_path):
     assert len(found) == 1 and found[0].fix is None
 
 
+def test_sl930_carries_the_respelt_id_when_the_record_sits_at_the_ids_fixed_path(tmp_path):
+    # Active Work.Id miscopies the cycle ID (upper case); the review report is
+    # at the real ID's fixed path, so the "missing" record is found once the
+    # Id is respelt (SL260's fix, carried by SL930).
+    text = review("IMPLEMENTATION", "### F-001 — Bug\n\nFixed.").replace("`IN_PROGRESS`", "`COMPLETE`")
+    st = state().replace(f"`Id`: `{CID}`", f"`Id`: `{CID.upper()}`")
+    root = tree(tmp_path, {IMPL: text}, st=st)
+    (found,) = [f for f in findings(root, "SL930") if "reviews" in f.path]
+    (sl260,) = findings(root, "SL260")
+    assert found.fix is not None and found.fix.applicability == "unsafe"
+    assert found.fix.edits == sl260.fix.edits and found.fix.edits[0].replacement == CID
+    fix_project(str(root), use_git=False, unsafe=True)
+    assert f"`Id`: `{CID}`" in read(root, STATE_PATH)
+    assert [f for f in findings(root, "SL930") if "reviews" in f.path] == []
+
+
+def test_sl930_no_respelt_id_when_the_record_is_not_there(tmp_path):
+    st = state().replace(f"`Id`: `{CID}`", f"`Id`: `{CID.upper()}`")
+    root = tree(tmp_path, {}, st=st)
+    assert all(f.fix is None for f in findings(root, "SL930"))
+
+
 # -- SL901: a misspelt status -----------------------------------------------------------
 
 
