@@ -369,18 +369,6 @@ def _corrective_frame_fix(project, v):
     return pushed_state_fix(project) or (None if v.frames else _push_frame_fix(project, v))
 
 
-def _section_end(st, section) -> Optional[int]:
-    """Offset where the line after *section*'s last content begins: the start
-    of the next `##` heading, else the end of the file."""
-    secs = list(st.doc.sections)
-    for i, s in enumerate(secs):
-        if s is section:
-            if i + 1 < len(secs) and secs[i + 1].heading is not None:
-                return secs[i + 1].heading.span.start
-            return len(st.doc.text)
-    return None
-
-
 def _push_frame_fix(project, v):
     """Push the frame Recovery Mechanics spells out for a corrective handoff
     to a different state: `From` = `ResumeAt` = the interrupted state,
@@ -407,7 +395,9 @@ def _push_frame_fix(project, v):
     active = v.recovery_active_f
     if active is None or active.value not in ("true", "false"):
         return None
-    at = _section_end(st, rec)
+    from standards_lint.rules.recovery import section_end
+
+    at = section_end(st, rec)
     if at is None:
         return None
     text = st.doc.text

@@ -73,6 +73,22 @@ def _set_mode_fix(doc, mode: str, field=None):
     return Fix((edit,), "unsafe", f"Set ProjectMode to `{mode}`, the mode the project's state shows")
 
 
+def _removals(doc, fields) -> tuple:
+    """Edits removing *fields* from MODE.md, each with one space beside it."""
+    from standards_lint.findings import Edit
+
+    text = doc.text
+    edits = []
+    for f in fields:
+        start, end = f.span.start, f.span.end
+        if start > 0 and text[start - 1] == " ":
+            start -= 1
+        elif end < len(text) and text[end] == " ":
+            end += 1
+        edits.append(Edit(MODE_PATH, start, end, ""))
+    return tuple(edits)
+
+
 @rule(
     code="SL120",
     name="project-mode-missing",
@@ -106,7 +122,7 @@ mode or the evidence disagrees: the mode is the user's decision.
     no_fix_reason="Unless the cycle modes, a cycle's starting state or the last commit's MODE.md show the mode, a missing mode or two different modes are the user's decision.",
 )
 def project_mode_missing(project):
-    from standards_lint.findings import Edit, Fix
+    from standards_lint.findings import Fix
 
     doc = _mode_doc(project)
     if doc is None:
@@ -122,32 +138,13 @@ def project_mode_missing(project):
         values = list(dict.fromkeys(f.value for f in found))
         fix = None
         if len(values) == 1:
-            text = doc.text
-            edits = []
-            for f in found[1:]:
-                start, end = f.span.start, f.span.end
-                if start > 0 and text[start - 1] == " ":
-                    start -= 1
-                elif end < len(text) and text[end] == " ":
-                    end += 1
-                edits.append(Edit(MODE_PATH, start, end, ""))
-            fix = Fix(tuple(edits), "safe", "Remove the repeated `ProjectMode`")
+            fix = Fix(_removals(doc, found[1:]), "safe", "Remove the repeated `ProjectMode`")
         else:
             mode = inferred_project_mode(project)
             keep = next((f for f in found if f.value == mode), None) if mode else None
             if keep is not None:
-                text = doc.text
-                edits = []
-                for f in found:
-                    if f is keep:
-                        continue
-                    start, end = f.span.start, f.span.end
-                    if start > 0 and text[start - 1] == " ":
-                        start -= 1
-                    elif end < len(text) and text[end] == " ":
-                        end += 1
-                    edits.append(Edit(MODE_PATH, start, end, ""))
-                fix = Fix(tuple(edits), "unsafe", f"Keep `ProjectMode`: `{mode}`, the mode the project's state shows")
+                fix = Fix(_removals(doc, [f for f in found if f is not keep]), "unsafe",
+                          f"Keep `ProjectMode`: `{mode}`, the mode the project's state shows")
         yield report(found[1], f"MODE.md has {len(found)} `ProjectMode` fields "
                                f"({', '.join('`%s`' % v for v in values)}); it must have exactly one.", fix=fix)
         return

@@ -633,7 +633,7 @@ def _stale_pop(project) -> Optional[tuple[int, Fix]]:
     if active is None or active.value not in ("true", "false"):
         return None
     h = gone[0].container.heading
-    end = _section_end(st, st.recovery)
+    end = section_end(st, st.recovery)
     if h is None or end is None:
         return None
     text = st.doc.text
@@ -763,8 +763,9 @@ def stale_frame_fix_for(project, fr: Frame) -> Optional[Fix]:
     return got[1] if got is not None and fr.position > got[0] else None
 
 
-def _section_end(st, section) -> Optional[int]:
-    """Offset of the next `##` heading after *section*, else the end of the file."""
+def section_end(st, section) -> Optional[int]:
+    """Offset where the line after *section*'s last content begins: the start
+    of the next `##` heading, else the end of the file."""
     secs = list(st.doc.sections)
     for i, s in enumerate(secs):
         if s is section:
