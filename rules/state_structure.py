@@ -1334,11 +1334,12 @@ def _recorded_cycle(project, value: str) -> Optional[str]:
 and "Append a newly obligated source only if its ID is absent; never replace
 older sources with the latest cancellation or duplicate an existing ID."
 
-**Fix safety.** Unsafe: the fix removes the later entry, keeping the first
-`Request` summary; check that the removed summary held nothing the first
-lacks.
+**Fix safety.** The fix removes the later entry, keeping the first
+`Request` summary. Safe when both summaries are the same (nothing is lost);
+unsafe when they differ: check that the removed summary held nothing the
+first lacks, or merge it into the first.
 """,
-    fix="unsafe",
+    fix="sometimes",
     bad_example="- `SourceCycle`: `a-20260101T000000Z-0a1b2c3d`\n  `Request`: `A.`\n- `SourceCycle`: `a-20260101T000000Z-0a1b2c3d`\n  `Request`: `A again.`",
     good_example="- `SourceCycle`: `a-20260101T000000Z-0a1b2c3d`\n  `Request`: `A.`",
     help="Keep one entry per source cycle, merging the request summaries if they differ.",
@@ -1350,10 +1351,15 @@ def baseline_duplicate_source(project):
     entries = _checked_entries(st) or ()
     text = st.doc.text
     seen: dict[str, int] = {}
-    for item, src, _req in entries:
+    first_request: dict[str, str] = {}
+    for item, src, req in entries:
         seen[src.value] = seen.get(src.value, 0) + 1
+        first_request.setdefault(src.value, " ".join(req.value.split()))
         if seen[src.value] != 2:
             continue
+        # A copy with the same Request loses nothing; a different summary may
+        # hold what the first lacks.
+        same = " ".join(req.value.split()) == first_request[src.value]
         start = item.span.start
         line_start = text.rfind("\n", 0, start) + 1
         if not text[line_start:start].strip():
@@ -1361,7 +1367,8 @@ def baseline_duplicate_source(project):
         end = max([item.span.end] + [f.span.end for f in item.fields])
         nl = text.find("\n", end)
         end = len(text) if nl == -1 else nl + 1
-        fix = Fix((Edit(STATE_PATH, start, end, ""),), "unsafe", "Remove the repeated entry")
+        fix = Fix((Edit(STATE_PATH, start, end, ""),), "safe" if same else "unsafe",
+                  "Remove the repeated entry" if same else "Remove the repeated entry (its Request differs)")
         yield report((STATE_PATH, src.value_span),
                      f"BaselineReconciliation lists `{src.value}` more than once; each source cycle has one entry.",
                      fix=fix)

@@ -292,6 +292,15 @@ def test_duplicate_source_with_fix(lint_tree):
     assert f[0].fix.applicability == "unsafe"
 
 
+def test_duplicate_source_with_the_same_request_is_removed_safely(lint_tree):
+    entry = f"- `SourceCycle`: `{OTHER}`\n  `Request`: `A.`\n"
+    state = baseline(entry + entry.replace("`A.`", "`A.` "))
+    (f,) = only(lint_tree({}, state=state), "SL214")
+    edit = f.fix.edits[0]
+    assert state[: edit.start] + edit.replacement + state[edit.end:] == baseline(entry)
+    assert f.fix.applicability == "safe"
+
+
 def test_lists_active_cycle(lint_tree):
     state = baseline(f"- `SourceCycle`: `{ID}`\n  `Request`: `This cycle.`\n")
     f = only(lint_tree({}, state=state), "SL215")
