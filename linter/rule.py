@@ -147,6 +147,17 @@ def replace(path: str, span: Span, text: str, *, safe: bool = True, description:
     return Fix((Edit(path, span.start, span.end, text),), "safe" if safe else "unsafe", description)
 
 
+def field_removal(text: str, span: Span) -> tuple[int, int]:
+    """The span that removes the inline field at *span* from *text*: the
+    field and the one space separating it from its neighbour."""
+    start, end = span.start, span.end
+    if start > 0 and text[start - 1] == " ":
+        start -= 1
+    elif end < len(text) and text[end] == " ":
+        end += 1
+    return start, end
+
+
 def module_rules(namespace: dict):
     """Make the ``standards_lint_rules`` hook implementation of a rule module.
 

@@ -469,22 +469,28 @@ def build_server():
         return [types.Location(uri=uri_of(session, t.path), range=span_range(lines_of(session, t.path, cache), t.span))
                 for t in targets]
 
-    @server.feature(types.TEXT_DOCUMENT_DEFINITION)
-    def goto_definition(ls, params: types.DefinitionParams):
+    def at_position(params):
+        """(session, file, offset) of a request's text position, or None."""
         session, rel = locate(params.text_document.uri)
         if session is None or rel is None:
             return None
         text = session.text(rel) or ""
-        offset = Lines(text, units).offset(params.position.line, params.position.character)
+        return session, rel, Lines(text, units).offset(params.position.line, params.position.character)
+
+    @server.feature(types.TEXT_DOCUMENT_DEFINITION)
+    def goto_definition(ls, params: types.DefinitionParams):
+        at = at_position(params)
+        if at is None:
+            return None
+        session, rel, offset = at
         return locations(session, definition(session, rel, offset)) or None
 
     @server.feature(types.TEXT_DOCUMENT_REFERENCES)
     def find_references(ls, params: types.ReferenceParams):
-        session, rel = locate(params.text_document.uri)
-        if session is None or rel is None:
+        at = at_position(params)
+        if at is None:
             return None
-        text = session.text(rel) or ""
-        offset = Lines(text, units).offset(params.position.line, params.position.character)
+        session, rel, offset = at
         include = params.context.include_declaration if params.context else True
         return locations(session, references(session, rel, offset, include)) or None
 

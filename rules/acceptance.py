@@ -482,12 +482,17 @@ def _definition_fix(ctx: Context, ac_id: str) -> Optional[Fix]:
     with it, when the line states no condition, or when defining it would
     raise a finding the scope does not have now (a condition the design or a
     completed record would then have to account for)."""
+    return _cached_fix(ctx, ("define", ac_id), lambda: _build_definition_fix(ctx, ac_id))
+
+
+def _cached_fix(ctx: Context, key: tuple, build) -> Optional[Fix]:
+    """A fix computed once per project (several findings offer it), and
+    never for a "what if" context."""
     if not ctx.fixes:
         return None
     cache = ctx.project.__dict__.setdefault("_standards_lint_acceptance", {})
-    key = ("define", ac_id)
     if key not in cache:
-        cache[key] = _build_definition_fix(ctx, ac_id)
+        cache[key] = build()
     return cache[key]
 
 
@@ -1170,13 +1175,7 @@ def _respell_fix(ctx: Context, path: str) -> Optional[Fix]:
     substitute requirement IDs"; rules 5 and 7: they account for every
     current ID).  One unknown ID and one missing condition: the reference
     was miscopied.  None unless both are exactly one."""
-    if not ctx.fixes:
-        return None
-    cache = ctx.project.__dict__.setdefault("_standards_lint_acceptance", {})
-    key = ("respell", path)
-    if key not in cache:
-        cache[key] = _build_respell_fix(ctx, path)
-    return cache[key]
+    return _cached_fix(ctx, ("respell", path), lambda: _build_respell_fix(ctx, path))
 
 
 def _build_respell_fix(ctx: Context, path: str) -> Optional[Fix]:

@@ -20,7 +20,7 @@ from standards_lint.holding import holding
 from standards_lint.findings import Edit, Fix
 from standards_lint.protocol import CYCLE_ID_RE, ROUTE_STANDARD_BROWNFIELD, TERMINAL_STATES, record_path
 from standards_lint.records import provenance_of
-from standards_lint.rule import module_rules, replace, report, rule
+from standards_lint.rule import field_removal, module_rules, replace, report, rule
 
 PLAN_STATUSES = ("PROPOSED", "APPROVED", "IN_PROGRESS", "COMPLETE")
 STEP_STATUSES = ("PENDING", "IN_PROGRESS", "DONE")
@@ -344,12 +344,7 @@ def _field_removal(text: str, f) -> tuple[int, int]:
     line_end = len(text) if nl == -1 else nl + 1
     if not text[line_start:f.span.start].strip() and not text[f.span.end:line_end].strip():
         return line_start, line_end
-    start, end = f.span.start, f.span.end
-    if start > 0 and text[start - 1] == " ":
-        start -= 1
-    elif end < len(text) and text[end] == " ":
-        end += 1
-    return start, end
+    return field_removal(text, f.span)
 
 
 # -- the workflow position ----------------------------------------------------

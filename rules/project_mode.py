@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Optional
 
 from standards_lint.protocol import PROJECT_MODES
-from standards_lint.rule import module_rules, report, rule
+from standards_lint.rule import field_removal, module_rules, report, rule
 
 MODE_PATH = ".standards/MODE.md"
 TITLE = "S.T.A.N.D.A.R.D.S. Project Mode"
@@ -77,16 +77,7 @@ def _removals(doc, fields) -> tuple:
     """Edits removing *fields* from MODE.md, each with one space beside it."""
     from standards_lint.findings import Edit
 
-    text = doc.text
-    edits = []
-    for f in fields:
-        start, end = f.span.start, f.span.end
-        if start > 0 and text[start - 1] == " ":
-            start -= 1
-        elif end < len(text) and text[end] == " ":
-            end += 1
-        edits.append(Edit(MODE_PATH, start, end, ""))
-    return tuple(edits)
+    return tuple(Edit(MODE_PATH, *field_removal(doc.text, f.span), "") for f in fields)
 
 
 @rule(

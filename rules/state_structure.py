@@ -34,7 +34,7 @@ from standards_lint.protocol import (
     VERIFICATION_CADENCES,
     WORKFLOW_STATES,
 )
-from standards_lint.rule import module_rules, replace, report, rule
+from standards_lint.rule import field_removal, module_rules, replace, report, rule
 from standards_lint.state import ACTIVE_WORK_FIELDS, HANDOFF_FIELDS, HEADER_FIELDS, SECTIONS
 
 STATE_PATH = ".standards/STATE.md"
@@ -123,12 +123,7 @@ def _insert_after_last(st, container: Container, names: tuple, text: str) -> Opt
 
 def _remove_field(text: str, f: Field) -> tuple[int, int]:
     """Span removing *f* and the single space that separates it."""
-    start, end = f.span.start, f.span.end
-    if start > 0 and text[start - 1] == " ":
-        start -= 1
-    elif end < len(text) and text[end] == " ":
-        end += 1
-    return start, end
+    return field_removal(text, f.span)
 
 
 def _keep_determined(text: str, found: list, value: Optional[str]) -> Optional[Fix]:

@@ -4,11 +4,11 @@ small tree of its own, with the edit asserted and a re-lint (after
 
 from __future__ import annotations
 
-from standards_lint.engine import lint
 from standards_lint.fixer import fix_project
 
 from .conftest import RUNTIME, write_tree
-from .test_acceptance import DEV, DEV_TEXT, SCOPE, SCOPE_TEXT, SPEC, SPEC_TEXT, VERIFY, VERIFY_OK, prov, state
+from .test_acceptance import DEV, DEV_TEXT, SCOPE, SCOPE_TEXT, SPEC, SPEC_TEXT, VERIFY, VERIFY_OK, state
+from .test_fixes import findings as found, read
 
 STATE_PATH = ".standards/STATE.md"
 
@@ -23,15 +23,6 @@ def build(tmp_path, st=None, **files):
             tree[paths[key]] = text
     write_tree(tmp_path, {**RUNTIME, STATE_PATH: st or state(), **tree})
     return tmp_path
-
-
-def read(root, rel):
-    with open(root / rel, encoding="utf-8", newline="") as fh:
-        return fh.read()
-
-
-def found(root, code):
-    return [f for f in lint(str(root), use_git=False).findings if f.code == code]
 
 
 def fix(root):

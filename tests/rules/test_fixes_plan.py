@@ -4,11 +4,11 @@ asserted and a re-lint (after ``fix_project``) no longer reporting it."""
 
 from __future__ import annotations
 
-from standards_lint.engine import lint
 from standards_lint.fixer import fix_project
 
 from .conftest import RUNTIME, write_tree
 from .test_development_plan import INCREMENTS, PLAN_PATH, REPORT_PATH, STEP_DONE, STEP_PENDING, plan, report, state
+from .test_fixes import findings as found, read
 
 TESTING_FULL = dict(ws="TESTING", kind="FORWARD", frm="DEVELOPING", reason="Implementation complete.")
 CHECKPOINT = dict(ws="TESTING", kind="CHECKPOINT", frm="DEVELOPING", reason="Increment 1 ready.")
@@ -22,15 +22,6 @@ def build(tmp_path, st, pl=None, rp=None):
         files[REPORT_PATH] = rp
     write_tree(tmp_path, files)
     return tmp_path
-
-
-def read(root, rel):
-    with open(root / rel, encoding="utf-8", newline="") as fh:
-        return fh.read()
-
-
-def found(root, code):
-    return [f for f in lint(str(root), use_git=False).findings if f.code == code]
 
 
 def fix(root):
