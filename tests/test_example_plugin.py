@@ -40,6 +40,7 @@ def test_rules_appear_in_the_catalogue(installed):
     codes = {r["code"]: r for r in json.loads(proc.stdout)}
     assert codes["ACME001"]["plugin"] == "acme" and "ACME002" in codes
     assert codes["ACME003"]["plugin"] == "acme" and codes["ACME003"]["section"] == "Independent Assessment Sessions"
+    assert all(codes[c]["beyond_checker"] for c in ("ACME001", "ACME002", "ACME003"))
     plugins = {p["name"]: p for p in json.loads(run(installed, "plugins", "--format", "json").stdout)}
     assert plugins["acme"]["version"] == "1.1.0"
     assert plugins["acme"]["codes"] == ["ACME001", "ACME002", "ACME003"]
