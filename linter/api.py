@@ -26,6 +26,13 @@ root on ``sys.path``, only when the configuration asks).
 Hooks (see :mod:`standards_lint.hookspecs`): ``standards_lint_rules()`` returns
 the rules; ``standards_lint_configure(options)`` receives the plugin's table
 ``[tool.standards-lint.plugin-options.<entry-point name>]``.
+
+The protocol model (see :mod:`standards_lint.model` and docs/plugins.md):
+``model_of(project)`` gives what the workflow files *mean* -- the state, the
+route passed and remaining, the recovery stack, the cycle's records and which
+must exist now -- each value a :class:`Value` saying whether it was read,
+missing, repeated or invalid.  These names are stable: a plugin may rely on
+them across releases.
 """
 
 from .ast import (
@@ -43,6 +50,24 @@ from .ast import (
 )
 from .findings import Edit, Finding, Fix
 from .hookspecs import hookimpl, hookspec
+from .model import (
+    GATE_RECORDS,
+    INVALID,
+    MISSING,
+    READ,
+    REPEATED,
+    USER,
+    Cycle,
+    Frame,
+    Handoff,
+    Model,
+    RecordFact,
+    Stack,
+    Value,
+    Workflow,
+    model_of,
+    owner_of,
+)
 from .project import Project
 from .provenance import Provenance, ProvenanceLine
 from .protocol import (
@@ -67,6 +92,7 @@ __all__ = [
     "Comment",
     "ConflictMarker",
     "Container",
+    "Cycle",
     "Diagnostic",
     "Document",
     "Edit",
@@ -74,23 +100,38 @@ __all__ = [
     "Field",
     "Finding",
     "Fix",
+    "Frame",
+    "GATE_RECORDS",
     "HANDOFF_KINDS",
+    "Handoff",
     "Heading",
+    "INVALID",
     "ListItem",
+    "MISSING",
+    "Model",
     "Node",
     "Project",
     "Prose",
     "Provenance",
     "ProvenanceLine",
+    "READ",
+    "REPEATED",
     "REVIEW_KINDS",
     "Record",
+    "RecordFact",
     "Rule",
     "Span",
+    "Stack",
     "StateModel",
+    "USER",
+    "Value",
     "WORKFLOW_STATES",
+    "Workflow",
     "hookimpl",
     "hookspec",
+    "model_of",
     "module_rules",
+    "owner_of",
     "record_path",
     "replace",
     "report",

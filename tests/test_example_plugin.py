@@ -39,8 +39,11 @@ def test_rules_appear_in_the_catalogue(installed):
     assert proc.returncode == 0, proc.stderr
     codes = {r["code"]: r for r in json.loads(proc.stdout)}
     assert codes["ACME001"]["plugin"] == "acme" and "ACME002" in codes
+    assert codes["ACME003"]["plugin"] == "acme" and codes["ACME003"]["section"] == "Independent Assessment Sessions"
+    assert all(codes[c]["beyond_checker"] for c in ("ACME001", "ACME002", "ACME003"))
     plugins = {p["name"]: p for p in json.loads(run(installed, "plugins", "--format", "json").stdout)}
-    assert plugins["acme"]["version"] == "1.0.0" and plugins["acme"]["codes"] == ["ACME001", "ACME002"]
+    assert plugins["acme"]["version"] == "1.1.0"
+    assert plugins["acme"]["codes"] == ["ACME001", "ACME002", "ACME003"]
 
 
 def test_rules_fire_on_the_demo_project(installed):

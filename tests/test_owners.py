@@ -54,7 +54,7 @@ def test_example_plugin_rules_declare_owners():
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     rules = mod.standards_lint_rules()
-    assert {r.code: r.owner for r in rules} == {"ACME001": "USER", "ACME002": "REVIEWER"}
+    assert {r.code: r.owner for r in rules} == {"ACME001": "USER", "ACME002": "REVIEWER", "ACME003": "TESTER"}
 
 
 def _sample(step: int):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -48,6 +50,25 @@ def write_tree(root: Path, files: dict) -> Path:
         p = root.joinpath(*rel.split("/"))
         p.parent.mkdir(parents=True, exist_ok=True)
         p.write_text(text, encoding="utf-8", newline="")
+    return root
+
+
+def commit_tree(root: Path, files: dict) -> Path:
+    """Write *files* under *root* and commit them as a new git repository's
+    first commit (HEAD); skips the test where git is unavailable."""
+    env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.invalid",
+               GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@example.invalid")
+
+    def git(*args):
+        subprocess.run(["git", *args], cwd=root, env=env, check=True, capture_output=True)
+
+    try:
+        git("init", "-q")
+    except (OSError, subprocess.CalledProcessError):
+        pytest.skip("git is unavailable")
+    write_tree(root, files)
+    git("add", "-A")
+    git("commit", "-q", "-m", "base")
     return root
 
 

@@ -2,14 +2,9 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-
-import pytest
-
 from standards_lint.engine import lint
 
-from .conftest import RUNTIME, write_tree
+from .conftest import RUNTIME, commit_tree, write_tree
 
 CYCLE = "add-user-search-20261130T024423Z-b4750922"
 SCOPE = f".standards/docs/scope/{CYCLE}.md"
@@ -362,19 +357,7 @@ def test_sl730_expedited_record_without_ids(lint_tree):
 
 # -- SL740 / SL741 (git) ----------------------------------------------------------------------------
 def _git_lint(tmp_path, committed: dict, now: dict):
-    env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.invalid",
-               GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@example.invalid")
-
-    def git(*args):
-        subprocess.run(["git", *args], cwd=tmp_path, env=env, check=True, capture_output=True)
-
-    try:
-        git("init", "-q")
-    except (OSError, subprocess.CalledProcessError):
-        pytest.skip("git is unavailable")
-    write_tree(tmp_path, committed)
-    git("add", "-A")
-    git("commit", "-q", "-m", "base")
+    commit_tree(tmp_path, committed)
     write_tree(tmp_path, now)
     return lint(str(tmp_path), use_git=True).findings
 
