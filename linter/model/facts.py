@@ -78,6 +78,11 @@ class RecordFact:
         self.review_kind = record.review_kind
         self.at_fixed_path = record.path == record.fixed_path
 
+    @property
+    def doc(self):
+        """The whole record, parsed on first use."""
+        return self.record.doc
+
     @cached_property
     def status(self) -> Value:
         doc = self.record.doc
