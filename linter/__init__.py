@@ -28,8 +28,3 @@ def sha256(data: bytes = b""):
         except ImportError:  # pragma: no cover
             from hashlib import sha256 as impl
     return impl(data)
-
-
-# Where the project and its rule pages live (SARIF informationUri / helpUri).
-HOMEPAGE = "https://github.com/standards-lint/standards-lint"
-RULE_DOCS = HOMEPAGE + "/blob/main/docs/rules/{code}.md"

@@ -1,6 +1,8 @@
 """The rule catalogue: ``standards-lint rules``, ``rule CODE``, ``plugins``,
 and the generated rule pages in ``docs/rules/`` (``python -m
-standards_lint.catalogue docs/rules``)."""
+standards_lint.catalogue docs/rules``).  The pages install with the package
+as ``standards_lint/rule_docs/`` (pyproject.toml maps the folder as package
+data); :mod:`standards_lint.links` links to them."""
 
 from __future__ import annotations
 

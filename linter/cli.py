@@ -235,13 +235,20 @@ def main(argv: "list[str] | None" = None) -> int:
         elif fmt == "sarif":
             from .sarif import render_sarif
 
-            out = render_sarif(result)
+            out = render_sarif(result, docs_url=config.docs_url)
         elif fmt == "github":
             out = output.render_github(result)
-        elif args.role:
-            out = output.render_by_role(result, args.role, output_format=out_fmt, color=color)
         else:
-            out = output.render_text(result, output_format=out_fmt, color=color)
+            from .links import rule_url
+
+            def doc_link(code: str):
+                return rule_url(code, config.docs_url)
+
+            if args.role:
+                out = output.render_by_role(result, args.role, output_format=out_fmt, color=color,
+                                            doc_link=doc_link)
+            else:
+                out = output.render_text(result, output_format=out_fmt, color=color, doc_link=doc_link)
     except Exception as exc:  # an internal failure of the linter itself
         import traceback
 

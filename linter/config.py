@@ -13,7 +13,7 @@ import attrs
 
 KEYS = (
     "select", "extend-select", "ignore", "severity", "per-file-ignores", "exclude", "plugins", "format",
-    "plugin-options", "all-cycles", "max-file-size", "cache", "output-format",
+    "plugin-options", "all-cycles", "max-file-size", "cache", "output-format", "docs-url",
 )
 FORMATS = ("text", "json", "sarif", "github")
 OUTPUT_FORMATS = ("concise", "full")
@@ -41,6 +41,9 @@ class Config:
     all_cycles: bool = False
     max_file_size: Optional[int] = None  # bytes; None: the default (8 MiB)
     cache: bool = True
+    # Where the rule pages are served (links in the editor, SARIF helpUri,
+    # full text output); None: the installed pages (standards_lint.links).
+    docs_url: Optional[str] = None
 
     # -- selection --------------------------------------------------------
     def enabled(self, code: str) -> bool:
@@ -183,6 +186,13 @@ def parse_table(table: dict, where: str) -> Config:
             setattr(cfg, key.replace("-", "_"), value)
         elif key == "max-file-size":
             cfg.max_file_size = _size(value, where)
+        elif key == "docs-url":
+            from .links import check_docs_url
+
+            problem = check_docs_url(value)
+            if problem:
+                raise ConfigError(f"{where}: `docs-url` {problem}")
+            cfg.docs_url = value
         elif key == "plugin-options":
             if not isinstance(value, dict) or not all(isinstance(v, dict) for v in value.values()):
                 raise ConfigError(f"{where}: `plugin-options` must be a table of plugin = {{options}}")

@@ -35,12 +35,6 @@ from .parser import LineIndex, parse_markdown
 from .project import STATE_PATH, Project
 from .source import DiskSource, GitHead, ReadError, TooLarge, lone_cr_as_lf
 
-# The rule pages are generated into docs/rules/ of the repository; a
-# diagnostic's ``codeDescription`` links there (docs/editors.md says so).
-# An editor may pass another form with the initialization option `docsUrl`.
-REPOSITORY_URL = "https://github.com/standards-lint/standards-lint"
-DOCS_URL = REPOSITORY_URL + "/blob/main/docs/rules/{code}.md"
-
 # The walk of the tree is trusted this long without a notification.
 WALK_TTL_S = 5.0
 # Bytes of file contents kept between runs (least recently used go first).
@@ -733,7 +727,8 @@ def rule_hover(rule, finding: Optional[Finding] = None, docs_url: str = "") -> s
     if finding is not None and finding.fix is not None:
         lines.append("")
         label = "safe" if finding.fix.applicability == "safe" else "unsafe (review the result)"
-        lines.append(f"This finding's fix is {label}: {finding.fix.description or 'see the code actions'}.")
+        what = (finding.fix.description or "see the code actions").rstrip().rstrip(".")
+        lines.append(f"This finding's fix is {label}: {what}.")
     elif finding is not None and finding.help:
         lines.append("")
         lines.append(f"**Next step:** {finding.help}")

@@ -157,19 +157,21 @@ def _header(f: Finding, path: str, st: Style) -> str:
 
 
 def render_text(result: Result, *, output_format: str = "concise", color: bool = False,
-                cwd: Optional[str] = None) -> str:
+                cwd: Optional[str] = None, doc_link=None) -> str:
     """Text for people.  ``concise``: one ``path:line:col: CODE message`` line
     per finding (plus an indented ``help (OWNER): ...`` line when the finding
     has help); ``full``: the same line, then the source with the span
-    underlined, the owner, the help and the fix as a small diff.  Then the
-    summary line(s)."""
-    lines = finding_lines(result, result.findings, output_format=output_format, color=color, cwd=cwd)
+    underlined, the owner, the help, the fix as a small diff and, when
+    *doc_link* (code -> URL or None, see :mod:`standards_lint.links`) gives
+    one, the link to the rule's page.  Then the summary line(s)."""
+    lines = finding_lines(result, result.findings, output_format=output_format, color=color, cwd=cwd,
+                          doc_link=doc_link)
     lines.extend(summary_lines(result))
     return "\n".join(lines) + "\n"
 
 
 def finding_lines(result: Result, findings, *, output_format: str = "concise", color: bool = False,
-                  cwd: Optional[str] = None) -> list[str]:
+                  cwd: Optional[str] = None, doc_link=None) -> list[str]:
     """The text lines of *findings* (some or all of ``result.findings``), in
     either layout, without the summary: for outputs that group findings."""
     st = Style(color)
@@ -186,7 +188,7 @@ def finding_lines(result: Result, findings, *, output_format: str = "concise", c
     for f in findings:
         lines.append(_header(f, shown(f.path), st))
         if output_format == "full":
-            lines.extend(_full_body(texts, f, st, shown))
+            lines.extend(_full_body(texts, f, st, shown, doc_link(f.code) if doc_link else None))
             lines.append("")
         elif f.help:
             lines.append("  " + st("cyan", _help_line(f)))
@@ -327,7 +329,7 @@ def _fix_lines(texts: _Texts, f: Finding, st: Style, shown) -> list[str]:
     return out
 
 
-def _full_body(texts: _Texts, f: Finding, st: Style, shown) -> list[str]:
+def _full_body(texts: _Texts, f: Finding, st: Style, shown, link: Optional[str] = None) -> list[str]:
     text = texts(f.path)
     rows: list[tuple[str, str]] = []  # (gutter, content)
     if text is not None:
@@ -352,6 +354,8 @@ def _full_body(texts: _Texts, f: Finding, st: Style, shown) -> list[str]:
         out.append(f"{eq} {st('cyan', 'help')}: " + f.help.strip().replace("\n", "\n" + pad + "         "))
     for i, row in enumerate(_fix_lines(texts, f, st, shown)):
         out.append(f"{eq} {row}" if i == 0 else f"{pad}   {row}".rstrip())
+    if link:
+        out.append(f"{eq} docs: {link}")
     return out
 
 
@@ -428,14 +432,15 @@ def role_summary(result: Result, role: str) -> dict:
 
 
 def render_by_role(result: Result, role: str, *, output_format: str = "concise", color: bool = False,
-                   cwd: Optional[str] = None) -> str:
+                   cwd: Optional[str] = None, doc_link=None) -> str:
     """Text output for ``--role``: the role's own findings first, then the
     others grouped by owner, each group headed by what to do with it."""
     from .owners import OWNERS, USER
 
     def block(group) -> list[str]:
         return ["  " + line if line else line
-                for line in finding_lines(result, group, output_format=output_format, color=color, cwd=cwd)]
+                for line in finding_lines(result, group, output_format=output_format, color=color, cwd=cwd,
+                                          doc_link=doc_link)]
 
     mine = [f for f in result.findings if f.owner == role]
     out = []

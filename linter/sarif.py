@@ -7,7 +7,7 @@ import json
 from collections import Counter
 from typing import Optional
 
-from . import RULE_DOCS, HOMEPAGE, __version__
+from . import __version__
 from .engine import INTERNAL_ERROR, LINTER_CODES, PARSE_ERROR, PLUGIN_ERROR, UNREADABLE, Result
 from .findings import Finding
 from .rule import Rule
@@ -17,14 +17,32 @@ LEVELS = {"error": "error", "warning": "warning", "info": "note"}
 _NOTIFY = {INTERNAL_ERROR, UNREADABLE, PARSE_ERROR, PLUGIN_ERROR}
 
 
-def _descriptor(rule: Rule) -> dict:
+def _help_uri(code: str, docs_url: Optional[str]) -> dict:
+    """``helpUri`` from the configured ``docs-url``: a SARIF log is read on
+    another machine (GitHub code scanning), where a ``file:`` URI of this
+    one's installed page would not open, so without it there is none."""
+    from .links import rule_url
+
+    url = rule_url(code, docs_url, local=False)
+    return {"helpUri": url} if url else {}
+
+
+def _information_uri(docs_url: Optional[str]) -> dict:
+    """The tool's ``informationUri``: the index of the rule pages under
+    ``docs-url``; none without it (there is no other page to name)."""
+    from .links import expand
+
+    return {"informationUri": expand(docs_url, "README")} if docs_url else {}
+
+
+def _descriptor(rule: Rule, docs_url: Optional[str] = None) -> dict:
     return {
         "id": rule.code,
         "name": _pascal(rule.name),
         "shortDescription": {"text": rule.summary},
         "fullDescription": {"text": _plain(rule.explanation) or rule.summary},
         "help": _help(rule),
-        "helpUri": RULE_DOCS.format(code=rule.code),
+        **_help_uri(rule.code, docs_url),
         "defaultConfiguration": {"level": LEVELS[rule.severity]},
         "properties": {
             "tags": ["standards", rule.section],
@@ -47,7 +65,7 @@ def _help(rule: Rule) -> dict:
     }
 
 
-def _builtin_descriptor(code: str) -> dict:
+def _builtin_descriptor(code: str, docs_url: Optional[str] = None) -> dict:
     name, severity, text = LINTER_CODES[code]
     return {
         "id": code,
@@ -55,7 +73,7 @@ def _builtin_descriptor(code: str) -> dict:
         "shortDescription": {"text": text},
         "fullDescription": {"text": text},
         "help": {"text": text, "markdown": text},
-        "helpUri": RULE_DOCS.format(code=code),
+        **_help_uri(code, docs_url),
         "defaultConfiguration": {"level": LEVELS[severity]},
         "properties": {"tags": ["standards-lint"], "protocolSection": "standards-lint"},
     }
@@ -153,14 +171,17 @@ def _text(result: Result, path: str) -> Optional[str]:
     return file_text(result, path)
 
 
-def render_sarif(result: Result, rules: Optional[list[Rule]] = None) -> str:
+def render_sarif(result: Result, rules: Optional[list[Rule]] = None, docs_url: Optional[str] = None) -> str:
+    """The SARIF log of *result*; rule descriptors link their page
+    (``helpUri``) under *docs_url* (the configuration's ``docs-url``) when
+    it is given, and have no link otherwise."""
     rules = list(rules if rules is not None else (result.registry.rules if result.registry else []))
-    descriptors = [_descriptor(r) for r in rules]
+    descriptors = [_descriptor(r, docs_url) for r in rules]
     index = {r.code: i for i, r in enumerate(rules)}
     for code in sorted({f.code for f in result.findings} - set(index)):
         if code in LINTER_CODES:
             index[code] = len(descriptors)
-            descriptors.append(_builtin_descriptor(code))
+            descriptors.append(_builtin_descriptor(code, docs_url))
     seen: Counter = Counter()
     results = []
     notifications = []
@@ -215,7 +236,7 @@ def render_sarif(result: Result, rules: Optional[list[Rule]] = None) -> str:
                         "name": "standards-lint",
                         "version": __version__,
                         "semanticVersion": __version__,
-                        "informationUri": HOMEPAGE,
+                        **_information_uri(docs_url),
                         "rules": descriptors,
                     }
                 },

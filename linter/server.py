@@ -26,6 +26,17 @@ import sys
 from typing import Optional
 
 INSTALL_HINT = "pip install 'standards-lint[server]'"
+# "Fix all safe fixes in this file": a kind of its own under source.fixAll, so
+# that an editor's fix-on-save can ask for this server's fix-all alone
+# (``"source.fixAll.standards-lint"``) and not every other fix-all provider's.
+FIX_ALL_KIND = "source.fixAll.standards-lint"
+
+
+def kind_requested(kind: str, only) -> bool:
+    """Whether a code action of *kind* answers a request for *only*: kinds
+    are hierarchical, a requested kind covers itself and its sub-kinds
+    (``source`` and ``source.fixAll`` cover ``source.fixAll.standards-lint``)."""
+    return not only or any(kind == k or kind.startswith(k + ".") for k in only)
 
 
 def _missing() -> Optional[str]:
@@ -71,8 +82,8 @@ def build_server():
     from pygls.lsp.server import LanguageServer
 
     from . import __version__
+    from .links import check_docs_url, rule_url
     from .lsp_core import (
-        DOCS_URL,
         Lines,
         Session,
         definition,
@@ -134,9 +145,7 @@ def build_server():
             return None
         root = os.path.abspath(root)
         if root not in state.sessions:
-            s = Session(root)
-            s.docs_url = state.docs_url
-            state.sessions[root] = s
+            state.sessions[root] = Session(root)
         return state.sessions[root]
 
     def locate(uri: str) -> tuple[Optional[Session], Optional[str]]:
@@ -162,17 +171,11 @@ def build_server():
         return lsp_range(lines, span.line, span.column, span.end_line, span.end_column)
 
     def docs_link(session: Session, code: str) -> Optional[str]:
-        if code not in builtin_codes(session):
-            return None
-        return (state.docs_url or DOCS_URL).format(code=code)
-
-    def builtin_codes(session: Session) -> set:
-        if state.builtin is None:
-            from .catalogue import builtin_rules
-            from .engine import LINTER_CODES
-
-            state.builtin = {r.code for r in builtin_rules()} | set(LINTER_CODES)
-        return state.builtin
+        """The rule's page: under the editor's ``docsUrl``, else the
+        project's ``docs-url``, else the installed page (a ``file:`` URI);
+        None for a rule without a page (a third-party plugin's)."""
+        configured = getattr(session.config, "docs_url", None)
+        return rule_url(code, state.docs_url or configured)
 
     def diagnostic(session: Session, f, lines: Lines) -> types.Diagnostic:
         href = docs_link(session, f.code)
@@ -271,8 +274,13 @@ def build_server():
     @server.feature(types.INITIALIZE)
     def initialize(ls, params: types.InitializeParams):
         opts = params.initialization_options
-        if isinstance(opts, dict) and isinstance(opts.get("docsUrl"), str) and "{code}" in opts["docsUrl"]:
-            state.docs_url = opts["docsUrl"]
+        if isinstance(opts, dict) and opts.get("docsUrl") is not None:
+            problem = check_docs_url(opts["docsUrl"])
+            if problem is None:
+                state.docs_url = opts["docsUrl"]
+            else:
+                ls.window_log_message(types.LogMessageParams(
+                    types.MessageType.Warning, f"standards-lint: initialization option `docsUrl` {problem}; ignored"))
         caps = params.capabilities
         we = caps.workspace.workspace_edit if caps and caps.workspace else None
         state.document_changes = bool(we and we.document_changes)
@@ -376,7 +384,7 @@ def build_server():
 
     @server.feature(
         types.TEXT_DOCUMENT_CODE_ACTION,
-        types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix, types.CodeActionKind.SourceFixAll]),
+        types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix, FIX_ALL_KIND]),
     )
     def code_action(ls, params: types.CodeActionParams):
         session, rel = locate(params.text_document.uri)
@@ -392,9 +400,8 @@ def build_server():
         findings = run.by_path.get(rel, [])
         actions = []
         only = [str(getattr(k, "value", k)) for k in only or ()]
-        # A kind asks for itself and its sub-kinds ("source" covers "source.fixAll").
-        want_quick = not only or any("quickfix".startswith(k) for k in only)
-        want_all = not only or any("source.fixAll".startswith(k) for k in only)
+        want_quick = kind_requested(types.CodeActionKind.QuickFix, only)
+        want_all = kind_requested(FIX_ALL_KIND, only)
         r = params.range
         for f in findings:
             if f.fix is None or not want_quick:
@@ -424,7 +431,7 @@ def build_server():
                 if edit is not None:
                     actions.append(types.CodeAction(
                         title="standards-lint: fix all safe fixes in this file",
-                        kind=types.CodeActionKind.SourceFixAll, edit=edit))
+                        kind=FIX_ALL_KIND, edit=edit))
         return actions
 
     # -- hovers -----------------------------------------------------------------
@@ -546,7 +553,6 @@ class _State:
         self.scheduled = False
         self.config_errors: dict = {}
         self.docs_url: Optional[str] = None
-        self.builtin: Optional[set] = None
         self.document_changes = True
         self.rename_files = True
         self.watch_files = False

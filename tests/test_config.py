@@ -167,3 +167,23 @@ def test_all_cycles_from_config_equals_the_flag(tmp_path, capsys):
     write_tree(tmp_path, {"standards-lint.toml": "all-cycles = true\n"})
     _, data, _ = run_json(capsys, [root])
     assert "SL111" in codes_of(data)
+
+
+def test_docs_url_is_validated_like_the_other_keys(tmp_path, capsys):
+    import pytest
+
+    from standards_lint.config import ConfigError, parse_table
+
+    assert parse_table({"docs-url": "https://docs.test/sl/rules/"}, "t").docs_url == "https://docs.test/sl/rules/"
+    assert parse_table({"docs-url": "https://docs.test/{code}.html"}, "t").docs_url == "https://docs.test/{code}.html"
+    assert parse_table({"docs-url": "file:///srv/sl/rules"}, "t").docs_url == "file:///srv/sl/rules"
+    assert parse_table({}, "t").docs_url is None
+    for bad, why in ((3, "must be a URL"), ("", "must be a URL"), ("docs/rules", "must start with https://"),
+                     ("ftp://host/r/", "must start with"), ("https:///rules/", "has no host"),
+                     ("https://h/{name}.md", "no braces other than `{code}`")):
+        with pytest.raises(ConfigError, match="`docs-url`") as info:
+            parse_table({"docs-url": bad}, "t")
+        assert why in str(info.value), (bad, str(info.value))
+    root = tree(tmp_path, {"standards-lint.toml": 'docs-url = "rules/"\n'})
+    code, _, err = run_json(capsys, [root])
+    assert code == 2 and "`docs-url` must start with https://" in err

@@ -59,3 +59,60 @@ def test_every_rule_without_a_fix_says_why_and_every_rule_has_a_next_step():
         if r.fix == "none":
             assert f"**Why there is no fix:** {r.no_fix_reason}" in page, r.code
 
+
+
+# -- the pages ship with the package -------------------------------------------------------
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_the_package_finds_its_rule_pages():
+    """An editable install reads docs/rules of the checkout; an installed
+    package its copy, standards_lint/rule_docs."""
+    from standards_lint import links
+
+    assert Path(links.docs_dir()) in (DOCS, Path(links.__file__).parent / "rule_docs")
+    assert set(links.pages()) == {name[:-3] for name in generate_docs("", builtin_rules())} - {"README"}
+
+
+# That an installed package holds every current page, and links to it, is
+# checked on a real install: tests/test_action.py (the action's install step
+# installs this checkout as a wheel).
+
+
+# -- no placeholder host ---------------------------------------------------------------------
+# A link the linter prints or an editor opens must go somewhere real: the
+# installed page, or the project's own `docs-url`.
+PLACEHOLDER = "standards-lint/standards-lint"  # the made-up repository links once pointed at
+REAL_HOSTS = {"json.schemastore.org", "no-color.org", "github.com/erezsh/lark", "mozilla.org"}
+
+
+def _shipped_and_documented():
+    for folder in ("linter", "rules", "grammar", "docs"):
+        for path in sorted((ROOT / folder).rglob("*")):
+            if path.is_file() and path.suffix in (".py", ".md", ".lark", ".lua", ".toml", ".yml", ".yaml"):
+                yield path
+    for name in ("README.md", "pyproject.toml", "action.yml", ".pre-commit-hooks.yaml"):
+        if (ROOT / name).is_file():
+            yield ROOT / name
+    yield from sorted((ROOT / ".github").rglob("*.*")) if (ROOT / ".github").is_dir() else ()
+    yield from sorted((ROOT / "tests" / "__snapshots__").rglob("*.ambr"))
+
+
+def test_no_placeholder_repository_anywhere():
+    hits = [str(p.relative_to(ROOT)) for p in _shipped_and_documented()
+            if PLACEHOLDER in p.read_text(encoding="utf-8", errors="replace")]
+    assert hits == [], f"the placeholder repository {PLACEHOLDER!r} is named in {hits}"
+
+
+def test_the_package_names_only_real_hosts():
+    import re
+
+    found = set()
+    for folder in ("linter", "rules", "grammar"):
+        for path in (ROOT / folder).rglob("*.py"):
+            for m in re.finditer(r"https?://([A-Za-z0-9][A-Za-z0-9.-]*(?:/[A-Za-z0-9._-]+/[A-Za-z0-9._-]+)?)",
+                                 path.read_text(encoding="utf-8")):
+                host = m.group(1)
+                if not any(host == real or host.startswith(real) for real in REAL_HOSTS):
+                    found.add((str(path.relative_to(ROOT)), host))
+    assert found == set(), f"URLs to hosts that are not known to exist: {sorted(found)}"

@@ -241,7 +241,9 @@ def test_color_always_styles_text_and_never_json(capsys, monkeypatch):
     import re
 
     plain = re.sub(r"\x1b\[[0-9;]*m", "", out)
-    assert plain == output.render_text(lint(str(DEMO), use_git=False), output_format="full")
+    from standards_lint.links import rule_url
+
+    assert plain == output.render_text(lint(str(DEMO), use_git=False), output_format="full", doc_link=rule_url)
     assert main([str(DEMO), "--no-git", "--color", "always", "--format", "json"]) == 1
     assert "\x1b[" not in capsys.readouterr().out
 
@@ -379,3 +381,41 @@ def test_full_never_fails_on_any_text_or_position(tmp_path_factory):
         assert "\x1b" not in out and "\r" not in out
 
     check()
+
+
+# -- links to the rule pages ---------------------------------------------------------------
+def test_full_text_links_each_finding_to_its_rule_page(tmp_path, capsys, monkeypatch):
+    """Without docs-url: the page installed with the package (it opens
+    offline); with it: the configured page.  Concise output stays one line."""
+    from urllib.parse import unquote, urlsplit
+
+    from standards_lint.links import rule_url
+
+    root = _missing_mode_project(tmp_path)
+    monkeypatch.chdir(root)
+    assert main(["--no-git", "--no-cache", "--output-format", "full"]) == 1
+    out = capsys.readouterr().out
+    headers = [line for line in out.splitlines() if line.startswith(".standards/")]
+    codes = sorted({line.split()[1] for line in headers})
+    links = [line.split("= docs: ", 1)[1] for line in out.splitlines() if "= docs: " in line]
+    assert codes and len(links) == len(headers)  # one per finding
+    for code in codes:
+        url = rule_url(code)
+        assert url.startswith("file://") and url in links
+        assert Path(unquote(urlsplit(url).path)).read_text(encoding="utf-8").startswith(f"# {code}: ")
+    (root / "standards-lint.toml").write_text('docs-url = "https://docs.test/sl/rules"\n')
+    assert main(["--no-git", "--no-cache", "--output-format", "full"]) == 1
+    out = capsys.readouterr().out
+    assert {line.split("= docs: ", 1)[1] for line in out.splitlines() if "= docs: " in line} == {
+        f"https://docs.test/sl/rules/{code}.md" for code in codes}
+    assert main(["--no-git", "--no-cache", "--output-format", "concise"]) == 1
+    assert "docs" not in capsys.readouterr().out
+
+
+def test_links_only_for_codes_with_a_page():
+    from standards_lint import links
+
+    assert links.rule_url("XYZ123") is None and links.rule_url("XYZ123", "https://docs.test/r/") is None
+    assert links.rule_url("SL501", local=False) is None
+    assert links.rule_url("SL501", "https://docs.test/r/", local=False) == "https://docs.test/r/SL501.md"
+    assert links.rule_url("SL001", "https://docs.test/r/{code}.html") == "https://docs.test/r/SL001.html"

@@ -60,7 +60,12 @@ def test_sarif_of_failing_cases_validates(tmp_path):
     for case in VALIDATED:
         root = harness.materialize(case, BASE)
         try:
-            (out_dir / f"{case['id']}.sarif").write_text(render_sarif(lint(str(root), registry=reg)), encoding="utf-8")
+            # With docs-url, as a project that uploads SARIF sets it (without
+            # it the log has no informationUri, the validator's one remark:
+            # tests/test_sarif.py checks both forms).
+            (out_dir / f"{case['id']}.sarif").write_text(
+                render_sarif(lint(str(root), registry=reg), docs_url="https://docs.test/standards-lint/rules/"),
+                encoding="utf-8")
         finally:
             shutil.rmtree(root, ignore_errors=True)
     report = tmp_path / "validation.sarif"

@@ -42,7 +42,10 @@ def test_demo_sarif_shape():
     ids = [r["id"] for r in driver["rules"]]
     assert len(ids) == len(set(ids)) and "SL501" in ids
     for r in driver["rules"]:
-        assert r["shortDescription"]["text"] and r["help"]["markdown"] and r["helpUri"].endswith(f"{r['id']}.md")
+        assert r["shortDescription"]["text"] and r["help"]["markdown"]
+        # No docs-url configured: no link (a file: URI of this machine would
+        # not open where the log is read, e.g. GitHub code scanning).
+        assert "helpUri" not in r
         assert r["defaultConfiguration"]["level"] in ("error", "warning", "note")
         assert r["properties"]["protocolSection"]
     assert run["originalUriBaseIds"]["%SRCROOT%"]["uri"].startswith("file://")
@@ -55,6 +58,24 @@ def test_demo_sarif_shape():
         assert loc["artifactLocation"] == {"uri": f.path, "uriBaseId": "%SRCROOT%"}
         assert loc["region"]["startLine"] == f.line and loc["region"]["startColumn"] == f.column
         assert res["partialFingerprints"]
+
+
+def test_help_uri_follows_the_configured_docs_url():
+    import attrs
+
+    result = lint(str(DEMO), use_git=False)
+    plugin_rule = attrs.evolve(next(r for r in result.registry.rules if r.code == "SL501"), code="XYZ900")
+    for docs_url, page in (("https://docs.test/sl/rules/", "https://docs.test/sl/rules/SL501.md"),
+                           ("https://docs.test/sl/rules", "https://docs.test/sl/rules/SL501.md"),
+                           ("https://docs.test/r/{code}.html", "https://docs.test/r/SL501.html")):
+        log = json.loads(render_sarif(result, docs_url=docs_url))
+        rules = {r["id"]: r for r in log["runs"][0]["tool"]["driver"]["rules"]}
+        assert rules["SL501"]["helpUri"] == page
+        assert all(r["helpUri"] == page.replace("SL501", code) for code, r in rules.items())
+        assert log["runs"][0]["tool"]["driver"]["informationUri"] == page.replace("SL501", "README")
+        # A rule without an installed page (a third-party plugin's) gets no link.
+        other = json.loads(render_sarif(result, rules=[plugin_rule], docs_url=docs_url))
+        assert "helpUri" not in other["runs"][0]["tool"]["driver"]["rules"][0]
 
 
 def test_fix_becomes_sarif_replacement():
@@ -88,16 +109,25 @@ def test_github_annotations_escape():
 
 @pytest.mark.skipif(_validator() is None, reason="the SARIF validator (npm @microsoft/sarif-multitool) is not installed; .ci/run installs it")
 def test_demo_sarif_passes_the_microsoft_validator(tmp_path):
-    src = tmp_path / "demo.sarif"
-    src.write_text(render_sarif(lint(str(DEMO), use_git=False)))
-    out = tmp_path / "validation.sarif"
-    proc = subprocess.run([_validator(), "validate", str(src), "--rule-kind", "Gh;Sarif", "-o", str(out)],
-                          capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    results = json.loads(out.read_text())["runs"][0].get("results", [])
-    problems = [(r["ruleId"], r.get("level", "warning"), r["message"].get("text", r["message"])) for r in results
+    result = lint(str(DEMO), use_git=False)
+
+    def problems(name: str, docs_url):
+        src = tmp_path / f"{name}.sarif"
+        src.write_text(render_sarif(result, docs_url=docs_url))
+        out = tmp_path / f"{name}.validation.sarif"
+        proc = subprocess.run([_validator(), "validate", str(src), "--rule-kind", "Gh;Sarif", "-o", str(out)],
+                              capture_output=True, text=True, timeout=300)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        results = json.loads(out.read_text())["runs"][0].get("results", [])
+        return [(r["ruleId"], r.get("level", "warning"), r["message"].get("text", r["message"])) for r in results
                 if r.get("level", "warning") in ("error", "warning")]
-    assert problems == []
+
+    # With docs-url configured: links to the rule pages and the tool's page.
+    assert problems("configured", "https://docs.test/standards-lint/rules/") == []
+    # Without it there is no page to name (no placeholder host): the one
+    # remark is the missing informationUri, and nothing else.
+    assert [(rule, message["id"]) for rule, _level, message in problems("plain", None)] == [
+        ("SARIF2005", "Warning_ProvideToolnformationUri")]
 
 
 def test_rule_help_names_the_declared_next_step():

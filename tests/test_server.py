@@ -72,6 +72,18 @@ def _apply(text: str, edits: list) -> str:
     return text
 
 
+def _file_of(uri: str) -> Path:
+    from urllib.parse import unquote, urlsplit
+
+    return Path(unquote(urlsplit(uri).path))
+
+
+def _installed_docs() -> str:
+    from standards_lint.links import docs_dir
+
+    return docs_dir()
+
+
 def _position(text: str, needle: str, skip: int = 0) -> types.Position:
     offset = text.index(needle) + skip
     line = text.count("\n", 0, offset)
@@ -134,7 +146,13 @@ async def test_diagnostics_follow_edits_of_state_and_records(client: LanguageCli
     sl501 = next(d for d in client.diagnostics[state_uri] if d.code == "SL501")
     assert sl501.severity == types.DiagnosticSeverity.Error
     assert sl501.source == "standards-lint"
-    assert sl501.code_description.href.endswith("/docs/rules/SL501.md")
+    # No docs-url anywhere: the rule's page installed with the package, a
+    # file that opens offline.
+    from standards_lint.links import rule_url
+
+    href = sl501.code_description.href
+    assert href.startswith("file://") and href == rule_url("SL501")
+    assert _file_of(href).read_text(encoding="utf-8").startswith("# SL501: ")
     assert sl501.range == types.Range(types.Position(30, 11), types.Position(30, 15))  # true
 
     # Edit STATE.md in the editor (unsaved): recovery becomes consistent
@@ -193,16 +211,21 @@ async def test_code_action_applies_the_fix(client: LanguageClient, demo: Path):
     assert (other / STATE).read_text(encoding="utf-8") == fixed
 
     # "Fix all safe fixes in this file" makes the same change here (one safe fix).
-    fix_all = [a for a in actions if a.kind == types.CodeActionKind.SourceFixAll]
+    fix_all = [a for a in actions if a.kind == "source.fixAll.standards-lint"]
     assert len(fix_all) == 1
     (change,) = fix_all[0].edit.document_changes
     assert _apply(text, change.edits) == fixed
 
-    # Asked only for fix-all actions (as "fix on save" asks): only that one.
-    only = await asyncio.wait_for(client.text_document_code_action_async(types.CodeActionParams(
-        text_document=types.TextDocumentIdentifier(uri), range=sl501.range,
-        context=types.CodeActionContext(diagnostics=[], only=[types.CodeActionKind.SourceFixAll]))), TIMEOUT)
-    assert [a.kind for a in only] == [types.CodeActionKind.SourceFixAll]
+    # Asked only for fix-all actions (as "fix on save" asks), in general or
+    # this server's alone: only that one.  Kinds are hierarchical.
+    for kinds, want in (([types.CodeActionKind.SourceFixAll], ["source.fixAll.standards-lint"]),
+                        (["source.fixAll.standards-lint"], ["source.fixAll.standards-lint"]),
+                        (["source"], ["source.fixAll.standards-lint"]),
+                        (["source.fixAll.markdownlint"], []), (["source.fix"], []), (["quick"], [])):
+        only = await asyncio.wait_for(client.text_document_code_action_async(types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri), range=sl501.range,
+            context=types.CodeActionContext(diagnostics=[], only=kinds))), TIMEOUT)
+        assert [a.kind for a in only] == want, kinds
 
     # An unsafe fix is offered too, labelled and not preferred.
     sl214 = next(d for d in client.diagnostics[uri] if d.code == "SL214")
@@ -238,6 +261,10 @@ async def test_hover_definition_references_and_outline(client: LanguageClient, d
     assert "SL501" in value and "Recovery Mechanics" in value
     assert "> Keep the frame on the stack." in value
     assert "Fix safety" in value and "safe" in value
+    # The fix's description ends the sentence once (no "..").
+    assert "This finding's fix is safe: Set Recovery.Active to `false`.\n" in value + "\n"
+    assert ".." not in value
+    assert f"[SL501 documentation]({_uri(Path(_installed_docs()), 'SL501.md')})" in value
 
     # Hover on a field name: what it means and its allowed values.
     hover = await asyncio.wait_for(client.text_document_hover_async(types.HoverParams(
@@ -331,3 +358,61 @@ async def test_a_project_without_standards_gets_nothing_and_no_error(bare_client
     assert bare_client.diagnostics == {}
     assert bare_client.messages == []
     assert [m for m in bare_client.log_messages if m.type == types.MessageType.Error] == []
+
+
+# -- rule links: the project's docs-url, and the editor's docsUrl over it ---------------------
+@pytest.fixture
+def documented(tmp_path) -> Path:
+    root = tmp_path / "documented"
+    shutil.copytree(DEMO, root)
+    (root / "standards-lint.toml").write_text('docs-url = "https://docs.test/sl/v1/rules/"\n', encoding="utf-8")
+    return root
+
+
+async def _start(client: LanguageClient, root: Path, options) -> None:
+    _accept_registrations(client)
+    params = types.InitializeParams(
+        capabilities=pytest_lsp.client_capabilities("neovim"),
+        root_uri=root.as_uri(),
+        workspace_folders=[types.WorkspaceFolder(uri=root.as_uri(), name=root.name)],
+        initialization_options=options,
+    )
+    await asyncio.wait_for(client.initialize_session(params), TIMEOUT)
+
+
+@pytest_lsp.fixture(config=SERVER)
+async def config_client(lsp_client: LanguageClient, documented: Path):
+    # An unusable docsUrl is ignored with a warning: the project's docs-url counts.
+    await _start(lsp_client, documented, {"docsUrl": "docs/{code}"})
+    yield
+    await asyncio.wait_for(lsp_client.shutdown_session(), TIMEOUT)
+
+
+@pytest_lsp.fixture(config=SERVER)
+async def editor_client(lsp_client: LanguageClient, documented: Path):
+    await _start(lsp_client, documented, {"docsUrl": "https://mirror.test/rules/{code}.html"})
+    yield
+    await asyncio.wait_for(lsp_client.shutdown_session(), TIMEOUT)
+
+
+def _hrefs(client: LanguageClient, uri: str) -> dict:
+    return {str(d.code): d.code_description.href if d.code_description else None
+            for d in client.diagnostics.get(uri, [])}
+
+
+@pytest.mark.asyncio
+async def test_rule_links_follow_the_projects_docs_url(config_client: LanguageClient, documented: Path):
+    uri = _uri(documented, STATE)
+    await _wait_for(config_client, lambda: "SL501" in _codes(config_client, uri), "SL501")
+    hrefs = _hrefs(config_client, uri)
+    assert hrefs["SL501"] == "https://docs.test/sl/v1/rules/SL501.md"
+    assert all(h == f"https://docs.test/sl/v1/rules/{code}.md" for code, h in hrefs.items())
+    warnings = [m.message for m in config_client.log_messages if m.type == types.MessageType.Warning]
+    assert any("docsUrl" in m and "ignored" in m for m in warnings), warnings
+
+
+@pytest.mark.asyncio
+async def test_the_editors_docs_url_wins(editor_client: LanguageClient, documented: Path):
+    uri = _uri(documented, STATE)
+    await _wait_for(editor_client, lambda: "SL501" in _codes(editor_client, uri), "SL501")
+    assert _hrefs(editor_client, uri)["SL501"] == "https://mirror.test/rules/SL501.html"
