@@ -487,7 +487,7 @@ def _next(doc: dict, findings: list, model) -> dict:
     if others:
         n = sum(r["errors"] for r in others)
         reason += (f" {_count(n, 'error')} owned by other roles ({_owners_line(others)}): "
-                   f"{_cap(role_name(role))} routes them through Failure Handoffs.")
+                   f"{role_name(role)} routes them through Failure Handoffs.")
     if mine:
         return _nxt(role, "fix-first",
                     f"{_cap(role_name(role))} owns {_count(len(mine), 'error')}: "
@@ -788,7 +788,8 @@ def render_markdown(doc: dict) -> str:
     rows.append(("Cycle", f"`{cyc['id']}`" if cyc["id"] else "?"))
     if cyc["request"] is not None:
         rows.append(("Request", _md(shorten(cyc["request"]))))
-    rows.append(("Mode", f"{_md(cyc['mode'])} · {_md(cyc['completion_policy'])} · {_md(cyc['project_mode'])}"))
+    rows.append(("Mode", f"cycle {_md(cyc['mode'])} · completion policy {_md(cyc['completion_policy'])} · "
+                         f"project {_md(cyc['project_mode'])}"))
     for u in doc["unreadable"]:
         rows.append(("Unreadable", _md(u["text"])))
     rec = doc["recovery"]
