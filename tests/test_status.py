@@ -452,3 +452,23 @@ def test_console_script(tmp_path):
     assert r.returncode == 0 and "WorkflowState unreadable: `<TESTING>`" in r.stdout and "(SL203)" in r.stdout
     r = run("--bogus")
     assert r.returncode == 2
+
+
+def test_the_documented_examples_are_current(recovery):
+    doc = (ROOT / "docs" / "status.md").read_text("utf-8")
+    assert "```text\n" + render(recovery, "text") + "```" in doc
+    assert "````markdown\n" + render(recovery, "markdown") + "````" in doc
+    for part in ("recovery", "next"):
+        assert json.dumps(recovery[part], indent=2, ensure_ascii=False).replace("\n", "\n  ") in doc
+    ci = (ROOT / "docs" / "ci.md").read_text("utf-8")
+    assert 'standards-lint status --format markdown >> "$GITHUB_STEP_SUMMARY"' in ci
+
+
+@pytest.mark.skipif(SCRIPT is None, reason="the standards-lint console script is not installed")
+def test_the_ci_invocation_from_the_project_folder():
+    """Exactly what docs/ci.md and the GitHub Action run: no PATH, the
+    current folder."""
+    r = subprocess.run([SCRIPT, "status", "--format", "markdown"], cwd=RECOVERY, capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert "| **Next** | **DEVELOPER** (invoke the Developer): " in r.stdout
