@@ -715,10 +715,24 @@ def problems_words(doc: dict) -> str:
     return "; ".join(parts)
 
 
+def next_head(n: dict) -> str:
+    """The next action's kind in words: "invoke the Developer"."""
+    return {"invoke": f"invoke {role_name(n['actor'])}", "fix-first": f"{role_name(n['actor'])} fixes first",
+            "decide": "the user decides"}[n["kind"]]
+
+
+def next_sentence(doc: dict) -> str:
+    """The next action on one line (the Stop hook's message ends with it)."""
+    n = doc["next"]
+    text = f"Next: {next_head(n)}: {n['reason']}"
+    if n["commands"]:
+        text += " `standards-lint status` shows the invocation."
+    return text
+
+
 def next_lines(doc: dict, bold=lambda s: s) -> list[str]:
     n = doc["next"]
-    head = {"invoke": f"invoke {role_name(n['actor'])}", "fix-first": f"{role_name(n['actor'])} fixes first",
-            "decide": "the user decides"}[n["kind"]]
+    head = next_head(n)
     out = [bold(f"{'Next':<12}") + f"{head}: {n['reason']}"]
     for f in n["findings"][:MAX_LISTED]:
         out.append(f"{'':<12}- {f['code']} {f['path']}:{f['line']}: {f['message']}")
@@ -805,8 +819,7 @@ def render_markdown(doc: dict) -> str:
     if doc["plan"] is not None:
         rows.append(("Plan", _md(plan_words(doc["plan"]))))
     rows.append(("Problems", _md(problems_words(doc))))
-    head = {"invoke": f"invoke {role_name(n['actor'])}", "fix-first": f"{role_name(n['actor'])} fixes first",
-            "decide": "the user decides"}[n["kind"]]
+    head = next_head(n)
     rows.append(("**Next**", f"**{n['actor']}** ({_md(head)}): {_md(n['reason'])}"))
     out = ["### S.T.A.N.D.A.R.D.S. workflow status", "", "| | |", "| --- | --- |"]
     out += [f"| {k} | {v} |" for k, v in rows]
