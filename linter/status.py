@@ -794,7 +794,18 @@ def mermaid(doc: dict) -> str:
     return "\n".join(lines)
 
 
-def render_markdown(doc: dict) -> str:
+def status_hover(run) -> str:
+    """Markdown for a hover on STATE.md's title in an editor: the status
+    table and the commands, without the flowchart (editors' hovers do not
+    draw Mermaid).  *run* is any lint run with ``.project`` and
+    ``.findings``; never raises (empty when the status cannot be said)."""
+    try:
+        return render_markdown(status_of(run), chart=False)
+    except Exception:
+        return ""
+
+
+def render_markdown(doc: dict, *, chart: bool = True) -> str:
     cyc = doc["cycle"]
     n = doc["next"]
     rows = [("State", f"`{doc['state']}`" + (f" ({role_name(doc['owner'])})" if doc["owner"] else "")
@@ -835,7 +846,7 @@ def render_markdown(doc: dict) -> str:
             out.append(n["session"])
             out.append("")
         out += ["```text", f"Codex:       {n['commands']['codex']}", f"Claude Code: {n['commands']['claude']}", "```"]
-    if doc["route"]:
+    if chart and doc["route"]:
         out += ["", "```mermaid", mermaid(doc), "```"]
     return "\n".join(out) + "\n"
 
