@@ -472,3 +472,48 @@ def test_the_ci_invocation_from_the_project_folder():
                        timeout=120)
     assert r.returncode == 0, r.stderr
     assert "| **Next** | **DEVELOPER** (invoke the Developer): " in r.stdout
+
+
+# -- Mermaid's own parser ---------------------------------------------------------------------
+
+MERMAID_MODULES = [os.environ.get("MERMAID_MODULES", ""), str(ROOT / ".ci" / ".mermaid" / "node_modules")]
+
+
+def _mermaid_modules():
+    if shutil.which("node") is None:
+        return None
+    for p in MERMAID_MODULES:
+        if p and os.path.isdir(os.path.join(p, "mermaid")) and os.path.isdir(os.path.join(p, "jsdom")):
+            return p
+    return None
+
+
+@pytest.mark.skipif(_mermaid_modules() is None,
+                    reason="Mermaid's parser (npm mermaid and jsdom, with node) is not installed; .ci/run installs it")
+def test_flowcharts_parse_with_mermaid(tmp_path, demo, recovery):
+    """The charts of the demo, the recovery fixture, a frame off the route and
+    every 25th parity case parse with Mermaid's own parser."""
+    charts = {"demo": mermaid(demo), "recovery": mermaid(recovery)}
+    off = _state(**{"`CycleMode`: `STANDARD`": "`CycleMode`: `EXPEDITED`", "`AUDITING`": "`DEVELOPING`",
+                    "## Recovery\n\n`Active`: `false`": "## Recovery\n\n`Active`: `true`\n\n### Frame 1\n\n"
+                    "`From`: `SYNCHRONIZING` `Owner`: `DEVELOPING` `FailureType`: `IMPLEMENTATION`\n"
+                    "`Reason`: `x` `ResumeAt`: `SYNCHRONIZING` `RerunThrough`: `NONE`"})
+    charts["offroute"] = mermaid(_status_of(tmp_path / "off", off))
+    for i, case in enumerate(harness.iter_cases()):
+        if i % 25:
+            continue
+        root = harness.materialize(case, BASE)
+        try:
+            doc = status_of(lint(str(root), registry=_registry()))
+        finally:
+            shutil.rmtree(root, ignore_errors=True)
+        if doc["route"]:
+            charts[case["id"]] = mermaid(doc)
+    files = []
+    for name, chart in charts.items():
+        p = tmp_path / f"{name}.mmd"
+        p.write_text(chart, encoding="utf-8")
+        files.append(str(p))
+    proc = subprocess.run(["node", str(ROOT / "tests" / "mermaid_parse.mjs"), *files], capture_output=True, text=True,
+                          timeout=600, env=dict(os.environ, MERMAID_MODULES=_mermaid_modules()))
+    assert proc.returncode == 0 and f"checked {len(files)} bad 0" in proc.stdout, proc.stdout[-3000:] + proc.stderr[-2000:]
