@@ -149,7 +149,7 @@ class _Builder:
         self.findings = findings
         self.unreadable: list[dict] = []
         self.state_owner = None
-        self.repeated: dict[str, int] = {}
+        self.sections_off: set[str] = set()  # STATE.md sections missing or repeated
 
     # -- what cannot be read ------------------------------------------------------------
     def _findings_at(self, path: str, value) -> list:
@@ -166,27 +166,13 @@ class _Builder:
         named = [f for f in here if value.name in f.message]
         return named or here
 
-    def read(self, value, where: str, path: str = STATE_PATH, *, optional: bool = False) -> Optional[str]:
-        """*value*'s usable value; when it cannot be read, it is listed
-        (unless *optional* and simply missing)."""
+    def read(self, value, where: str, path: str = STATE_PATH) -> Optional[str]:
+        """*value*'s usable value; when it cannot be read, it is listed under
+        ``unreadable`` with the code and owner of the finding at it."""
         if value.ok:
             return value.value
-        if optional and value.status == "missing":
-            return None
-        if value.status == "missing" and where in self.repeated:
-            return None  # the section is repeated: said once, in build()
-        if value.status == "missing" and value.node is None and value.where is None and value.why.startswith("no "):
-            # The whole section is missing: say so once, not once per field.
-            section = value.why[3:].replace(" to read it from", "")
-            if any(u["field"] == section for u in self.unreadable):
-                return None
-            at = [f for f in self.findings if f.path == path and section.lstrip("# ") in f.message]
-            code = at[0].code if at else None
-            self.unreadable.append({"field": section, "where": where, "status": "missing", "raw": None,
-                                    "why": f"{section} is missing", "path": path, "line": None, "code": code,
-                                    "owner": (at[0].owner or USER) if at else None,
-                                    "text": f"{section} missing" + (f" ({code})" if code else "")})
-            return None
+        if value.status == "missing" and where in self.sections_off:
+            return None  # its section is missing or repeated: said once, in build()
         at = self._findings_at(path, value)
         code = at[0].code if at else None
         entry = {"field": value.name, "where": where, "status": value.status, "raw": value.raw,
@@ -212,17 +198,19 @@ class _Builder:
         else:
             for title in STATE_SECTIONS:
                 n = len(wf.sm.sections(title))
-                if n > 1:
-                    # The model reads a repeated section as its first copy.
-                    self.repeated[title] = n
-                    at = [f for f in self.findings if f.path == STATE_PATH and f"## {title}" in f.message]
-                    code = at[0].code if at else None
-                    self.unreadable.append({
-                        "field": f"## {title}", "where": title, "status": "repeated", "raw": None,
-                        "why": f"## {title} occurs {n} times; its first copy is read", "path": STATE_PATH,
-                        "line": None, "code": code, "owner": (at[0].owner or USER) if at else None,
-                        "text": f"## {title} repeated ({n} times; the first is read)" + (f" ({code})" if code else "")})
-        r = (lambda v, where="STATE.md header", **kw: self.read(v, where, **kw)) if readable else (lambda v, *a, **k: None)
+                if n == 1:
+                    continue
+                # Missing, or repeated (the model reads the first copy): say
+                # it once, not once per field of the section.
+                self.sections_off.add(title)
+                at = [f for f in self.findings if f.path == STATE_PATH and f"`## {title}`" in f.message]
+                code = at[0].code if at else None
+                text = f"## {title} missing" if n == 0 else f"## {title} repeated ({n} times; the first is read)"
+                self.unreadable.append({
+                    "field": f"## {title}", "where": title, "status": "missing" if n == 0 else "repeated",
+                    "raw": None, "why": text, "path": STATE_PATH, "line": None, "code": code,
+                    "owner": (at[0].owner or USER) if at else None, "text": text + (f" ({code})" if code else "")})
+        r = (lambda v, where="STATE.md header": self.read(v, where)) if readable else (lambda v, where=None: None)
         state = r(wf.state)
         owner = wf.owner if state is not None else None
         self.state_owner = owner
@@ -300,7 +288,7 @@ class _Builder:
         from .model import owner_of
 
         title = stack.title
-        active = self.read(stack.active, title) if stack.sections else None
+        active = self.read(stack.active, title)
         entries = []
         for e in stack.newest_first():
             where = e.title
@@ -652,9 +640,12 @@ def _state_lines(doc: dict, add, label) -> None:
     """Handoff, recovery, obligations, baseline, pending fields, BlockedOn."""
     cyc = doc["cycle"]
     h = doc["handoff"]
-    add(f"{label('Handoff')}{_value(h['kind'])} from {_value(h['from'])}"
-        + (f", {h['failure_type']}" if _set(h["failure_type"]) else "")
-        + (f": “{shorten(h['reason'], 100)}”" if h["reason"] else ""))
+    if not any(h.values()):
+        add(f"{label('Handoff')}unreadable")
+    else:
+        add(f"{label('Handoff')}{_value(h['kind'])} from {_value(h['from'])}"
+            + (f", {h['failure_type']}" if _set(h["failure_type"]) else "")
+            + (f": “{shorten(h['reason'], 100)}”" if h["reason"] else ""))
     rec = doc["recovery"]
     if rec["frames"]:
         add(f"{label('Recovery')}{_count(len(rec['frames']), 'frame')}, newest first"

@@ -341,6 +341,15 @@ def test_a_merge_conflict_is_the_users(tmp_path):
     assert "SL110" in [f["code"] for f in doc["next"]["findings"]]
 
 
+def test_a_missing_section_is_said_once(tmp_path):
+    state = _state()
+    doc = _status_of(tmp_path, state[:state.index("## Handoff")] + state[state.index("## Recovery"):])
+    assert [u["text"] for u in doc["unreadable"]] == ["## Handoff missing (SL201)"]
+    assert doc["handoff"] == {"kind": None, "from": None, "failure_type": None, "reason": None}
+    assert "Handoff     unreadable" in render(doc, "text")
+    assert doc["next"]["kind"] == "fix-first" and "SL201" in [f["code"] for f in doc["next"]["findings"]]
+
+
 def test_a_repeated_section_is_said_once(tmp_path):
     doc = _status_of(tmp_path, _state(**{"## Active Work\n": "## Active Work\n\n## Active Work\n"}))
     texts = [u["text"] for u in doc["unreadable"]]
