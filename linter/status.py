@@ -148,7 +148,6 @@ class _Builder:
         self.wf = model.workflow
         self.findings = findings
         self.unreadable: list[dict] = []
-        self.state_owner = None
         self.sections_off: set[str] = set()  # STATE.md sections missing or repeated
 
     # -- what cannot be read ------------------------------------------------------------
@@ -173,28 +172,29 @@ class _Builder:
             return value.value
         if value.status == "missing" and where in self.sections_off:
             return None  # its section is missing or repeated: said once, in build()
-        at = self._findings_at(path, value)
-        code = at[0].code if at else None
-        entry = {"field": value.name, "where": where, "status": value.status, "raw": value.raw,
-                 "why": value.why or None, "path": path,
-                 "line": value.node.value_span.line if value.node is not None else (
-                     value.span.line if value.span is not None else None),
-                 "code": code, "owner": (at[0].owner or USER) if at else None,
-                 "text": value.describe() + (f" ({code})" if code else "")}
-        self.unreadable.append(entry)
+        line = value.node.value_span.line if value.node is not None else (
+            value.span.line if value.span is not None else None)
+        self._say(value.name, where, value.status, value.describe(), self._findings_at(path, value),
+                  raw=value.raw, why=value.why or None, path=path, line=line)
         return value.value
+
+    def _say(self, field: str, where: str, status: str, text: str, at: list, *, raw: Optional[str] = None,
+             why: Optional[str] = None, path: str = STATE_PATH, line: Optional[int] = None) -> None:
+        """List what cannot be read, with the code and owner of the first
+        finding *at* it."""
+        code = at[0].code if at else None
+        self.unreadable.append({"field": field, "where": where, "status": status, "raw": raw, "why": why or text,
+                                "path": path, "line": line, "code": code,
+                                "owner": (at[0].owner or USER) if at else None,
+                                "text": text + (f" ({code})" if code else "")})
 
     # -- the parts ------------------------------------------------------------------------
     def build(self) -> dict:
         wf, m = self.wf, self.m
         readable = wf.sm is not None
         if not readable:
-            at = [f for f in self.findings if f.path == STATE_PATH]
-            self.unreadable.append({
-                "field": "STATE.md", "where": STATE_PATH, "status": "missing", "raw": None,
-                "why": "STATE.md is missing or unreadable", "path": STATE_PATH, "line": None,
-                "code": at[0].code if at else None, "owner": (at[0].owner or USER) if at else None,
-                "text": "STATE.md is missing or unreadable" + (f" ({at[0].code})" if at else "")})
+            self._say("STATE.md", STATE_PATH, "missing", "STATE.md is missing or unreadable",
+                      [f for f in self.findings if f.path == STATE_PATH])
         else:
             for title in STATE_SECTIONS:
                 n = len(wf.sm.sections(title))
@@ -203,17 +203,12 @@ class _Builder:
                 # Missing, or repeated (the model reads the first copy): say
                 # it once, not once per field of the section.
                 self.sections_off.add(title)
-                at = [f for f in self.findings if f.path == STATE_PATH and f"`## {title}`" in f.message]
-                code = at[0].code if at else None
                 text = f"## {title} missing" if n == 0 else f"## {title} repeated ({n} times; the first is read)"
-                self.unreadable.append({
-                    "field": f"## {title}", "where": title, "status": "missing" if n == 0 else "repeated",
-                    "raw": None, "why": text, "path": STATE_PATH, "line": None, "code": code,
-                    "owner": (at[0].owner or USER) if at else None, "text": text + (f" ({code})" if code else "")})
+                self._say(f"## {title}", title, "missing" if n == 0 else "repeated", text,
+                          [f for f in self.findings if f.path == STATE_PATH and f"`## {title}`" in f.message])
         r = (lambda v, where="STATE.md header": self.read(v, where)) if readable else (lambda v, where=None: None)
         state = r(wf.state)
         owner = wf.owner if state is not None else None
-        self.state_owner = owner
         cycle = {
             "id": r(wf.id, "Active Work"),
             "request": r(wf.request, "Active Work"),
@@ -246,7 +241,7 @@ class _Builder:
             "unreadable": self.unreadable,
             "problems": self.problems(owner),
         }
-        doc["next"] = _next(doc, self.findings, self.m)
+        doc["next"] = _next(doc, self.findings)
         return doc
 
     def route(self) -> list[dict]:
@@ -385,12 +380,12 @@ def _count(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
-def _owners_line(rows: list[dict], errors_only: bool = True) -> str:
-    parts = [f"{r['owner']} {r['errors']}" for r in rows if r["errors"] or not errors_only]
-    return ", ".join(parts)
+def _owners_line(rows: list[dict]) -> str:
+    """``SYNCHRONIZER 5, AUDITOR 1``: error counts per owner."""
+    return ", ".join(f"{r['owner']} {r['errors']}" for r in rows if r["errors"])
 
 
-def _next(doc: dict, findings: list, model) -> dict:
+def _next(doc: dict, findings: list) -> dict:
     errors = [f for f in findings if f.severity == "error"]
     state = doc["state"]
     cycle, pending = doc["cycle"], doc["pending"]
