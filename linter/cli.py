@@ -5,6 +5,7 @@
     standards-lint rule CODE
     standards-lint plugins
     standards-lint hook stop | hook print-config --client claude|codex
+    standards-lint status [PATH] [--format text|json|markdown]
     standards-lint server          (the language server; the `server` extra)
 """
 
@@ -19,6 +20,7 @@ COLOR_CHOICES = ("auto", "always", "never")
 SUBCOMMANDS = ("rules", "rule", "plugins")
 HOOK = "hook"
 SERVER = "server"
+STATUS = "status"
 
 
 def _codes(value: str) -> list[str]:
@@ -54,6 +56,7 @@ def _parser() -> argparse.ArgumentParser:
         formatter_class=_formatter,
         description="Lint the S.T.A.N.D.A.R.D.S. workflow files of a project (.standards/).",
         epilog="Other commands: `standards-lint rules`, `standards-lint rule CODE`, `standards-lint plugins`, "
+               "`standards-lint status [PATH] [--format text|json|markdown]`, "
                "`standards-lint hook stop`, `standards-lint hook print-config --client claude|codex`, "
                "`standards-lint server`.",
     )
@@ -133,6 +136,18 @@ def main(argv: "list[str] | None" = None) -> int:
         from .hook import main as hook_main
 
         return hook_main(argv[1:])
+    if argv and argv[0] == STATUS:
+        from .status import main as status_main
+
+        try:
+            status, out = status_main(argv[1:])
+        except Exception as exc:  # an internal failure of the linter itself
+            import traceback
+
+            traceback.print_exc()
+            return _err(f"internal error: {exc}")
+        _emit(out)
+        return status
     if argv and argv[0] == SERVER:
         from .server import main as server_main
 

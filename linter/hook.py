@@ -181,10 +181,11 @@ def _quote(path: str) -> str:
     return shlex.quote(path)
 
 
-def message(findings: list, root: str, shown: int = MAX_LISTED) -> str:
+def message(findings: list, root: str, shown: int = MAX_LISTED, next_action: str = "") -> str:
     """The text the agent receives: the problems (code, path:line, message,
     owner, fix), at most *shown*, then how many more and the command that
-    shows them all, then the protocol's instruction."""
+    shows them all, then the protocol's instruction, and last the next
+    action (`standards-lint status`), when there is one."""
     n = len(findings)
     lines = [f"standards-lint: the turn-end check found {n} problem{'s' if n != 1 else ''} "
              f"in the workflow files of {root}:"]
@@ -197,7 +198,20 @@ def message(findings: list, root: str, shown: int = MAX_LISTED) -> str:
     else:
         lines.append(f"`{command}` shows this list again.")
     lines.append(INSTRUCTION)
+    if next_action:
+        lines.append(next_action)
     return "\n".join(lines) + "\n"
+
+
+def next_action(result) -> str:
+    """The one next action of ``standards-lint status`` for this run, in a
+    line; empty when it cannot be said (the hook never fails for it)."""
+    try:
+        from .status import next_sentence, status_of
+
+        return next_sentence(status_of(result))
+    except Exception:
+        return ""
 
 
 # -- hook stop --------------------------------------------------------------------------------
@@ -239,7 +253,7 @@ def _stop(stdin, stderr) -> int:
     problems = [f for f in result.findings if f.severity == "error"]
     if not problems:
         return PASS
-    text = message(problems, root)
+    text = message(problems, root, next_action=next_action(result))
     if "stop_hook_active" not in event:
         # A client that does not say whether it is already continuing: a
         # marker per session and turn decides; without one, no block.

@@ -11,6 +11,7 @@ module's dependencies.  What it does (docs/editors.md):
 - code actions: each finding's fix (safe ones preferred, unsafe ones
   labelled), and "fix all safe fixes in this file", as the edits ``--fix``
   makes;
+- a hover on STATE.md's title: `standards-lint status` (docs/status.md);
 - hovers on findings (the rule, its protocol section and sentence, the fix
   safety) and on STATE.md field names (what the field means, its values);
 - go to definition and references across the workflow graph, and document
@@ -465,6 +466,13 @@ def build_server():
             field_text = field_hover(doc, offset)
             if field_text:
                 parts.append(field_text)
+            title = doc.title
+            if session.last is not None and title is not None and title.span.start <= offset <= title.span.end:
+                from .status import status_hover  # on STATE.md's title: where the workflow stands
+
+                status_text = status_hover(session.last)
+                if status_text:
+                    parts.append(status_text)
         if not parts:
             return None
         return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown,

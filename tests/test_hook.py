@@ -114,8 +114,11 @@ def test_claude_stop_with_changed_state_sends_the_agent_back_once(tmp_path, env)
     assert "Recovery.Active" in err
     assert "[owner: AUDITOR]" in err  # AUDITING wrote it
     assert "Fix: " in err and "standards-lint --fix" in err  # SL501 has a safe fix
-    assert err.rstrip().endswith("Navigator changes nothing: it only reports these problems.")
+    assert "Navigator changes nothing: it only reports these problems.\n" in err
     assert INSTRUCTION_START in err
+    # it ends with the one next action (standards-lint status)
+    last = err.rstrip().splitlines()[-1]
+    assert last.startswith("Next: the Auditor fixes first: The Auditor owns 1 error"), last
     assert "route it through Failure Handoffs" in err and "report it to the user" in err
     # The client continues the agent and, at its next stop, says so.
     assert stop(claude_event(root, active=True), env, tmp_path) == (0, "", "")

@@ -416,3 +416,15 @@ async def test_the_editors_docs_url_wins(editor_client: LanguageClient, document
     uri = _uri(documented, STATE)
     await _wait_for(editor_client, lambda: "SL501" in _codes(editor_client, uri), "SL501")
     assert _hrefs(editor_client, uri)["SL501"] == "https://mirror.test/rules/SL501.html"
+
+
+@pytest.mark.asyncio
+async def test_hover_on_the_state_title_shows_the_status(client: LanguageClient, demo: Path):
+    uri, text = _open(client, demo, STATE)
+    await _wait_for(client, lambda: "SL501" in _codes(client, uri), "SL501")
+    hover = await asyncio.wait_for(client.text_document_hover_async(types.HoverParams(
+        types.TextDocumentIdentifier(uri), _position(text, "S.T.A.N.D.A.R.D.S. Workflow State", 4))), TIMEOUT)
+    value = hover.contents.value
+    assert "| State | `AWAITING_USER_SIGNOFF` (the user) |" in value
+    assert "| **Next** | **USER** (the user decides): The cycle awaits your sign-off." in value
+    assert "```mermaid" not in value

@@ -31,6 +31,12 @@ from .values import MISSING, Value, read_field
 from .workflow import Workflow
 
 RECORD_STATUSES = ("IN_PROGRESS", "BLOCKED", "COMPLETE")
+# The development plan's own statuses (the Developer's template): PROPOSED
+# blocks implementation on the user's approval.
+PLAN_STATUSES = ("PROPOSED", "APPROVED", "IN_PROGRESS", "COMPLETE")
+# Record types whose header keeps no Status (the Scoper's and Architect's
+# templates).
+NO_STATUS_ARTIFACTS = ("SCOPE", "ARCHITECTURE")
 # The record each state's owner leaves: state -> (artifact, review kind).
 # AUDITING leaves the project context (.standards/CONTEXT.md), not a record.
 GATE_RECORDS = {
@@ -83,10 +89,19 @@ class RecordFact:
         """The whole record, parsed on first use."""
         return self.record.doc
 
+    @property
+    def keeps_status(self) -> bool:
+        """Whether this record type has a header Status at all (scope and
+        design records do not)."""
+        return self.artifact not in NO_STATUS_ARTIFACTS
+
     @cached_property
     def status(self) -> Value:
+        """The header's Status: one of RECORD_STATUSES, or for the
+        development plan one of PLAN_STATUSES."""
         doc = self.record.doc
-        return read_field(doc.header if doc is not None else None, "Status", RECORD_STATUSES,
+        choices = PLAN_STATUSES if self.artifact == "DEVELOPMENT" else RECORD_STATUSES
+        return read_field(doc.header if doc is not None else None, "Status", choices,
                           what="the record's header")
 
 
@@ -216,4 +231,5 @@ def model_of(project) -> Model:
     return m
 
 
-__all__ = ["Cycle", "GATE_RECORDS", "MISSING", "Model", "RecordFact", "model_of", "required_states"]
+__all__ = ["Cycle", "GATE_RECORDS", "MISSING", "Model", "NO_STATUS_ARTIFACTS", "PLAN_STATUSES", "RecordFact",
+           "model_of", "required_states"]

@@ -206,6 +206,20 @@ class Workflow:
         return self._aw("BaselineReconciliation")
 
     @cached_property
+    def baseline_form(self) -> Optional[str]:
+        """How ``BaselineReconciliation`` is written (Baseline Reconciliation
+        Format): ``"NONE"``; ``"list"``, the bare label followed by its
+        entries (``baseline`` then reads ``invalid``, empty, since the label
+        has no value of its own); None for anything else (missing, repeated,
+        another value, a bare label with no entry)."""
+        v = self.baseline
+        if v.is_("NONE"):
+            return "NONE"
+        if v.status == INVALID and v.node is not None and v.node.bare and self.baseline_entries:
+            return "list"
+        return None
+
+    @cached_property
     def baseline_entries(self) -> list[dict]:
         """The list entries under ``BaselineReconciliation``: SourceCycle and
         Request of each, as Values."""
