@@ -170,8 +170,10 @@ def run_case(case: dict, rows: list[Row], registry=None, base: Optional[str] = N
 
 
 def run_case_modes(case: dict, rows: list[Row], registry=None, base: Optional[str] = None, known=None,
-                   modes=MODES) -> dict:
-    """Materialize the case once and run it in each of *modes*."""
+                   modes=MODES, results: Optional[dict] = None) -> dict:
+    """Materialize the case once and run it in each of *modes*; *results*,
+    when given, receives each mode's lint result (for checks that read the
+    same run, such as the status of the tree)."""
     from standards_lint.engine import lint
 
     root = materialize(case, base)
@@ -180,6 +182,8 @@ def run_case_modes(case: dict, rows: list[Row], registry=None, base: Optional[st
         for mode in modes:
             result = lint(str(root), use_git=True, registry=registry, turn_end=(mode == "turn-end"))
             out[mode] = evaluate(case, result.findings, rows, known, mode)
+            if results is not None:
+                results[mode] = result
         return out
     finally:
         shutil.rmtree(root, ignore_errors=True)

@@ -10,6 +10,9 @@ import pytest
 
 from standards_lint.engine import load_registry
 
+from collections import Counter
+
+from ..test_status import status_problems
 from . import harness
 
 ROWS = harness.load_map()
@@ -23,7 +26,7 @@ def test_case_count():
     for c in CASES:
         family = c["id"].rsplit("-", 1)[0]
         counts[family] = counts.get(family, 0) + 1
-    assert len(CASES) == 892 + 1351 + 40 + 739 + 663, counts
+    assert len(CASES) == 892 + 1351 + 40 + 739 + 901 + 663, counts
     assert all("expected_turn_end" in c for c in CASES)
 
 
@@ -38,7 +41,12 @@ def _problems(outcome) -> list[str]:
 
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
 def test_parity_case(case):
-    """One materialized tree, checked plainly and at the end of a turn."""
-    outcomes = harness.run_case_modes(case, ROWS, load_registry(), BASE, KNOWN)
+    """One materialized tree, checked plainly and at the end of a turn, and
+    its status (the next action) from the plain run."""
+    results = {}
+    outcomes = harness.run_case_modes(case, ROWS, load_registry(), BASE, KNOWN, results=results)
     problems = [f"[{mode}] {p}" for mode, o in outcomes.items() for p in _problems(o)]
+    # `standards-lint status` on the same run: valid JSON naming a next action
+    # (tests/test_status.py, issue 20), materialized and linted once.
+    problems += [f"[status] {p}" for p in status_problems(case, results["plain"], Counter())]
     assert not problems, "\n".join(problems)
