@@ -175,7 +175,7 @@ def project_mode_invalid(project):
     if len(found) != 1 or not found[0].value.strip() or found[0].value in PROJECT_MODES:
         return
     f = found[0]
-    from standards_lint.rules.state_structure import meant_value
+    from standards_lint.fixes.spelling import meant_value
 
     yield report((MODE_PATH, f.value_span),
                  f"ProjectMode is `{f.value}`; it must be GREENFIELD or BROWNFIELD.",

@@ -20,13 +20,7 @@ from standards_lint.protocol import (
 )
 from standards_lint.findings import Edit, Fix, Rename
 from standards_lint.rule import module_rules, replace, report, rule
-from standards_lint.rules.provenance import (
-    COLLISION,
-    FIXED,
-    blocks,
-    current_cycle,
-    placement,
-)
+from standards_lint.model.record_provenance import COLLISION, FIXED, blocks, current_cycle, placement
 from standards_lint.provenance import label
 
 # The plan's fixed path is also named by Active Work.Development, which is
@@ -507,7 +501,7 @@ def _respelt_id_fix(project, cured):
     for a finding that the respelt ID cures: ``cured(id)`` says whether it
     does (the record the field names is then this cycle's, or the plan then
     sits at its fixed path)."""
-    from standards_lint.rules.cycle_ids import respelt_id
+    from standards_lint.fixes.cycle_ids import respelt_id
 
     respelt = respelt_id(project)
     if respelt is None or not cured(respelt[0]):

@@ -392,7 +392,7 @@ CORRECTIVE_KINDS = ("FAILURE", "USER_REWORK")
 
 def _route(project) -> tuple[str, ...]:
     from standards_lint.holding import route_of
-    from standards_lint.rules.cycle_modes import project_mode
+    from standards_lint.model.accessors import project_mode
 
     return route_of(_cycle_mode(project), project_mode(project))
 
@@ -495,24 +495,18 @@ def _acceptance_accounted(project, passed) -> bool:
     acceptance condition (Acceptance Traceability: the design, and every
     COMPLETE verification, review, documentation and synchronization
     record of the passed states)."""
-    from standards_lint.rules.acceptance import (
-        _complete_records,
-        _evidence_ids,
-        _record_scan,
-        _traced,
-        analysis,
-    )
+    from standards_lint.model.acceptance import complete_records, evidence_ids, record_scan, traced, analysis
 
     ctx = analysis(project)
-    if not _traced(ctx):
+    if not traced(ctx):
         return True
     current = set(ctx.scope.current)
     if "ARCHITECTING" in passed and ctx.design is not None:
         if not current <= {m.id for m in ctx.design.mentions if not m.previous}:
             return False
-    for r, owner, status in _complete_records(ctx):
+    for r, owner, status in complete_records(ctx):
         if owner in passed and status is not None and status.value == "COMPLETE":
-            if not current <= _evidence_ids(_record_scan(ctx, r), r.artifact):
+            if not current <= evidence_ids(record_scan(ctx, r), r.artifact):
                 return False
     return True
 
@@ -560,7 +554,7 @@ def _entry_states(project) -> tuple[str, ...]:
     1): `AUDITING` (reconciliation first, a DOCUMENTATION cycle, a
     BROWNFIELD project), `SCOPING` in a GREENFIELD project, `DEVELOPING`
     for an EXPEDITED cycle."""
-    from standards_lint.rules.cycle_modes import project_mode
+    from standards_lint.model.accessors import project_mode
 
     mode = _cycle_mode(project)
     if mode == "DOCUMENTATION":

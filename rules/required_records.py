@@ -277,13 +277,13 @@ def complete_holds(project, record) -> bool:
     check it: every current acceptance condition accounted for (SL721); a
     verification report with no purpose but FULL (SL857), without
     AWAITING_IMPLEMENTATION work (SL858), and outside recovery (SL885)."""
-    from standards_lint.rules.acceptance import _evidence_ids, _record_scan, _traced, analysis
+    from standards_lint.model.acceptance import evidence_ids, record_scan, traced, analysis
 
     ctx = analysis(project)
     if ctx is None:
         return False
-    if _traced(ctx):
-        covered = _evidence_ids(_record_scan(ctx, record), record.artifact)
+    if traced(ctx):
+        covered = evidence_ids(record_scan(ctx, record), record.artifact)
         if any(ac not in covered for ac in ctx.scope.current):
             return False
     if record.artifact == "VERIFICATION":
@@ -299,7 +299,7 @@ def moved_record_fix(project, path: str):
     fixed path when this cycle's only record of that type sits elsewhere, or
     SL260's respelling of a miscopied `Active Work.Id` when the record sits
     at the fixed path of the ID it miscopies (the record is then found)."""
-    from standards_lint.rules.provenance import placement
+    from standards_lint.model.record_provenance import placement
     from standards_lint.rules.record_paths import _move_fix, _respelt_id_fix
 
     cid = project.state.aw("Id")

@@ -8,7 +8,7 @@ protocol/user-decisions.md: Sign off, Cancel an active cycle).
 from __future__ import annotations
 
 from standards_lint.rule import module_rules, report, rule
-from standards_lint.rules.cycle_modes import (
+from standards_lint.model.accessors import (
     at,
     aw_field,
     baseline_status,

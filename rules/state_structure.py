@@ -36,6 +36,7 @@ from standards_lint.protocol import (
 )
 from standards_lint.rule import field_removal, module_rules, replace, report, rule
 from standards_lint.state import ACTIVE_WORK_FIELDS, HANDOFF_FIELDS, HEADER_FIELDS, SECTIONS
+from standards_lint.fixes.spelling import meant_value
 
 STATE_PATH = ".standards/STATE.md"
 TITLE = "S.T.A.N.D.A.R.D.S. Workflow State"
@@ -53,7 +54,6 @@ ENUMS = {
     ("Recovery", "Active"): BOOLEANS,
     ("Outstanding Obligations", "Active"): BOOLEANS,
 }
-
 
 
 # -- helpers ------------------------------------------------------------------
@@ -421,7 +421,7 @@ def _handoff_determined(project, st, label: str, name: str) -> Optional[str]:
     if label == "header" and name == "CycleMode":
         return inferred_cycle_mode(st)
     if label == "Active Work" and name == "Id" and _value(st, st.header, "WorkflowState") not in TERMINAL_STATES:
-        from standards_lint.rules.cycle_ids import path_id
+        from standards_lint.model.cycle_ids import path_id
 
         return path_id(project)
     return None
@@ -435,7 +435,7 @@ def _record_value(project, label: str, name: str) -> Optional[str]:
     record of that type, when exactly one exists."""
     if label != "Active Work" or name not in _POINTER_TYPES:
         return None
-    from standards_lint.rules.provenance import placement
+    from standards_lint.model.record_provenance import placement
 
     art = _POINTER_TYPES[name]
     mode = _value(project.state, project.state.header, "CycleMode")
@@ -760,28 +760,6 @@ def _invalid_value_fix(project, st, label: str, name: str, f: Field) -> Optional
         return None
     return replace(STATE_PATH, f.value_span, value, safe=False,
                    description=f"Set {_qualified(label, name)} to `{value}`, the value the rest of STATE.md determines")
-
-
-def meant_value(path: str, f: Field, allowed) -> Optional[Fix]:
-    """A fix for an enumerated value whose meaning is unmistakable: the
-    template's angle brackets left around a valid value (`<false>`: safe),
-    or one allowed value differing only in case, spaces for underscores or
-    surrounding space (`reviewing implementation`: unsafe, the user confirms)."""
-    raw = f.value
-    inner = raw.strip()
-    if inner.startswith("<") and inner.endswith(">") and inner[1:-1].strip() in allowed:
-        return replace(path, f.value_span, inner[1:-1].strip(), description="Drop the template's angle brackets")
-    norm = inner.strip("<>").strip().replace(" ", "_").replace("-", "_").upper()
-    hits = [a for a in allowed if a.upper() == norm]
-    if not hits and len(norm) >= 4:
-        # One typo away from exactly one allowed value (`DOCUMENTATIONS`).
-        import difflib
-
-        hits = difflib.get_close_matches(norm, [a.upper() for a in allowed], n=2, cutoff=0.9)
-        hits = [a for a in allowed if a.upper() in hits]
-    if len(hits) == 1 and hits[0] != raw:
-        return replace(path, f.value_span, hits[0], safe=False, description=f"Spell the value `{hits[0]}`")
-    return None
 
 
 # -- SL204 ----------------------------------------------------------------------
@@ -1306,7 +1284,7 @@ def baseline_source_not_cycle_id(project):
 def _recorded_cycle(project, value: str) -> Optional[str]:
     """The one generated ID among the records' provenance cycles that *value*
     miscopies (letter case, `_` for `-`), or None."""
-    from standards_lint.rules.provenance import project_records
+    from standards_lint.model.record_provenance import project_records
 
     def loose(v: str) -> str:
         return v.strip().lower().replace("_", "-")

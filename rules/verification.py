@@ -118,7 +118,7 @@ def assigned_assessment(project, doc: Document) -> Optional[tuple[str, str]]:
             return None
         if _report_status(doc) == "COMPLETE":
             return None
-        from standards_lint.rules.acceptance import partial_gaps_for
+        from standards_lint.model.acceptance import partial_gaps_for
 
         if partial_gaps_for(project, doc.path, "INCREMENT"):
             return None
