@@ -722,7 +722,7 @@ def _own_record_written(project, state: str) -> bool:
     """Whether the record *state*'s owner writes already exists for this
     cycle: work there has begun, so the handoff that just entered it may not
     be the last transition after all."""
-    from standards_lint.rules.required_records import STATE_RECORDS
+    from standards_lint.model.cycle import STATE_RECORDS
 
     own = dict(STATE_RECORDS, DEVELOPING=("DEVELOPMENT", None)).get(state)
     cid = project.state.aw("Id")

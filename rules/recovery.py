@@ -457,9 +457,9 @@ def _gate_records(project, route) -> dict:
     """State -> (artifact, review kind) of the record its gate leaves, for
     the states whose records the cycle's mode and CompletionPolicy require
     (and the development plan where the route develops)."""
-    from standards_lint.rules.required_records import STATE_RECORDS, _Cycle
+    from standards_lint.model.cycle import STATE_RECORDS, Cycle
 
-    required, _order = _Cycle(project.state).required()
+    required, _order = Cycle(project.state).required()
     gates = {s: STATE_RECORDS[s] for s in required}
     if "DEVELOPING" in route:
         gates["DEVELOPING"] = ("DEVELOPMENT", None)
@@ -472,7 +472,7 @@ def passed_records_complete(project, ws: str) -> bool:
     records its mode and CompletionPolicy require, on the route before
     *ws*) exists at its fixed path for this cycle with `Status`:
     `COMPLETE`: the records say the cycle passed those gates."""
-    from standards_lint.rules.required_records import _record
+    from standards_lint.model.cycle import record_state
 
     cid = project.state.aw("Id")
     route = _route(project)
@@ -484,7 +484,7 @@ def passed_records_complete(project, ws: str) -> bool:
         if s not in gates:
             continue
         art, kind = gates[s]
-        found, status, _field = _record(project, record_path(art, cid, kind), cid)
+        found, status, _field = record_state(project, record_path(art, cid, kind), cid)
         if found != "ok" or status != "COMPLETE":
             return False
     return _acceptance_accounted(project, passed)
