@@ -37,6 +37,7 @@ from standards_lint.protocol import (
 from standards_lint.rule import field_removal, module_rules, replace, report, rule
 from standards_lint.state import ACTIVE_WORK_FIELDS, HANDOFF_FIELDS, HEADER_FIELDS, SECTIONS
 from standards_lint.fixes.spelling import meant_value
+from standards_lint.fixes.state import section_respell_fix
 
 STATE_PATH = ".standards/STATE.md"
 TITLE = "S.T.A.N.D.A.R.D.S. Workflow State"
@@ -525,10 +526,7 @@ def state_section_count(project):
                 where = near[0].heading
                 msg = (f"STATE.md has no `## {title}` section; the heading `{near[0].heading.text.strip()}` "
                        f"must read exactly `## {title}`.")
-                fix = None
-                if len(near) == 1:
-                    fix = replace(STATE_PATH, near[0].heading.span, f"## {title}",
-                                  description=f"Spell the heading `## {title}`")
+                fix = section_respell_fix(st, title)
             else:
                 where = st.doc.title or STATE_PATH
                 msg = f"STATE.md has no `## {title}` section; it needs exactly one."
