@@ -29,6 +29,7 @@ from standards_lint.model.accessors import (
     valid,
     workflow_state,
 )
+from standards_lint.fixes.handoff import unstarted_kind_fix
 
 STATE = ".standards/STATE.md"
 
@@ -72,7 +73,7 @@ def _forward_state_fix(project):
     """A FORWARD handoff from an included state into an omitted one: the
     state is the forward step from `Handoff.From` (handoff.forward_fix;
     with `WorkflowState` off the route that fix can only set it)."""
-    from standards_lint.rules.handoff import forward_fix
+    from standards_lint.fixes.handoff import forward_fix
 
     return forward_fix(project)
 
@@ -375,22 +376,6 @@ def unstarted_handoff(project):
             f"No cycle has started (Active Work.Id is UNSET), so Handoff.Kind must still be INITIAL, not {kind}.",
             unstarted_kind_fix(project),
         )
-
-
-def unstarted_kind_fix(project):
-    """Installation's `Handoff.Kind: INITIAL` (State-update rules, 1) when
-    three records agree that no cycle has started (`Active Work.Id`,
-    `Request` and `CycleMode` all `UNSET`) and the rest of the handoff is
-    the installed one already (`From` and `FailureType` `NONE`): only the
-    kind was miswritten."""
-    sm = state_of(project)
-    if sm is None or sm.aw("Id") != "UNSET" or sm.aw("Request") != "UNSET" or cycle_mode(sm) != "UNSET":
-        return None
-    f = ho_field(sm, "Kind")
-    if f is None or f.value == "INITIAL" or sm.ho("From") != "NONE" or sm.ho("FailureType") != "NONE":
-        return None
-    return replace(f.path, f.value_span, "INITIAL", safe=False,
-                   description="Set Handoff.Kind to INITIAL: no cycle has started")
 
 
 @rule(

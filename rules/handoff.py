@@ -25,6 +25,8 @@ from standards_lint.protocol import (
     WORKFLOW_STATES,
 )
 from standards_lint.rule import module_rules, replace, report, rule
+from standards_lint.fixes.handoff import forward_fix
+from standards_lint.model.handoff import handoff_view
 
 # Documentation Cycle Contract: the included states, and those that are a
 # role's state (AWAITING_USER_SIGNOFF is included but owned by no role).
@@ -47,130 +49,6 @@ STATE = ".standards/STATE.md"
 
 
 # -- reading the state -----------------------------------------------------------
-class _View:
-    """The STATE.md values these rules read: a field or its stripped value, None when
-    the field is missing or repeated."""
-
-    def __init__(self, st):
-        self.st = st
-        self.handoff = st.handoff
-
-    def field(self, container, name):
-        return self.st.one(container, name)
-
-    def value(self, container, name) -> Optional[str]:
-        f = self.st.one(container, name)
-        return f.value.strip() if f is not None else None
-
-    # Handoff
-    @property
-    def kind_f(self):
-        return self.field(self.handoff, "Kind")
-
-    @property
-    def kind(self):
-        return self.value(self.handoff, "Kind")
-
-    @property
-    def from_f(self):
-        return self.field(self.handoff, "From")
-
-    @property
-    def frm(self):
-        return self.value(self.handoff, "From")
-
-    @property
-    def ft_f(self):
-        return self.field(self.handoff, "FailureType")
-
-    @property
-    def ft(self):
-        return self.value(self.handoff, "FailureType")
-
-    @property
-    def reason_f(self):
-        return self.field(self.handoff, "Reason")
-
-    @property
-    def reason(self):
-        return self.value(self.handoff, "Reason")
-
-    # Header
-    @property
-    def ws_f(self):
-        return self.field(self.st.header, "WorkflowState")
-
-    @property
-    def ws(self):
-        return self.value(self.st.header, "WorkflowState")
-
-    @property
-    def cm_f(self):
-        return self.field(self.st.header, "CycleMode")
-
-    @property
-    def cm(self):
-        return self.value(self.st.header, "CycleMode")
-
-    # Active Work
-    def aw_f(self, name):
-        return self.field(self.st.active_work, name)
-
-    def aw(self, name):
-        return self.value(self.st.active_work, name)
-
-    # Recovery and obligations
-    @property
-    def recovery_active_f(self):
-        return self.field(self.st.recovery, "Active")
-
-    @property
-    def frames(self):
-        return self.st.frames
-
-    def recovery_in_use(self) -> Optional[bool]:
-        """True when Recovery is active or holds frames; None when unknown."""
-        if self.frames:
-            return True
-        if self.st.recovery is None:
-            return None
-        active = self.value(self.st.recovery, "Active")
-        if active is None:
-            return None
-        return active == "true"
-
-    def recovery_declared_active(self) -> Optional[bool]:
-        """What `Recovery.Active` says (None when missing, repeated or not a
-        boolean). A stack whose frames contradict it is SL501's finding; a
-        rule about an *active* recovery reads the declaration."""
-        if self.st.recovery is None:
-            return None
-        active = self.value(self.st.recovery, "Active")
-        return None if active not in ("true", "false") else active == "true"
-
-    def obligations_in_use(self) -> Optional[bool]:
-        if self.st.obligations is None:
-            return None
-        if self.st.obligation_entries:
-            return True
-        active = self.value(self.st.obligations, "Active")
-        if active is None:
-            return None
-        return active == "true"
-
-
-# Branches and merges: "While `.standards/` has unmerged files or conflict
-# markers, a workflow role stops ... it never resolves the conflict by choosing
-# a side."  The files every role reads first; markers there suspend these rules.
-def _has_conflict(project) -> bool:
-    return project.workflow_conflicted
-
-
-def _view(project) -> Optional[_View]:
-    st = project.state
-    if st is None or st.handoff is None or st.doc.conflicts or _has_conflict(project):
-        return None
-    return _View(st)
 
 
 def _at(f, fallback=None):
@@ -226,7 +104,7 @@ work belongs to.
     no_fix_reason="Only the discoverer (or the user, for rework) knows whose work is defective, unless the frame it pushed records it.",
 )
 def corrective_handoff_failure_type(project):
-    v = _view(project)
+    v = handoff_view(project)
     if v is None or v.kind not in CORRECTIVE_KINDS or v.ft != "NONE":
         return
     if v.kind == "FAILURE":
@@ -245,7 +123,7 @@ def corrective_handoff_failure_type(project):
             fix = replace(v.ft_f.path, v.ft_f.value_span, ft, safe=False,
                           description=f"Name the FailureType the active frame records, {ft}")
     if fix is None:
-        from standards_lint.rules.cycle_modes import unstarted_kind_fix
+        from standards_lint.fixes.handoff import unstarted_kind_fix
 
         fix = unstarted_kind_fix(project)  # no cycle yet: no failure was routed
     yield report(_at(v.ft_f), msg, fix)
@@ -290,14 +168,14 @@ becomes that type. Otherwise no fix.
     no_fix_reason="Unless the pushed frame or a same-state failure names the target, either the state or the failure type is wrong, and only the routing role knows which.",
 )
 def corrective_handoff_target(project):
-    v = _view(project)
+    v = handoff_view(project)
     if v is None or v.kind not in CORRECTIVE_KINDS:
         return
     ft, ws = v.ft, v.ws
     if ft not in FAILURE_TARGETS or ws not in WORKFLOW_STATES or ws in FAILURE_TARGETS[ft]:
         return
     what = "failure" if v.kind == "FAILURE" else "rework"
-    from standards_lint.rules.recovery import pushed_state_fix, routed_type_fix
+    from standards_lint.fixes.recovery import pushed_state_fix, routed_type_fix
 
     yield report(
         _at(v.ws_f),
@@ -336,7 +214,7 @@ to the interrupted state.
     no_fix_reason="An existing stack must be reconciled by the routing role; a frame is pushed only when the stack is empty.",
 )
 def corrective_handoff_recovery_frame(project):
-    v = _view(project)
+    v = handoff_view(project)
     if v is None or v.kind not in CORRECTIVE_KINDS:
         return
     frm, ws = v.frm, v.ws
@@ -364,7 +242,7 @@ def _corrective_frame_fix(project, v):
     """The state the handoff's own records name (recovery.pushed_state:
     the frame it pushed, or a same-state failure), else, with an empty
     stack, the frame Recovery Mechanics spells out."""
-    from standards_lint.rules.recovery import pushed_state_fix
+    from standards_lint.fixes.recovery import pushed_state_fix
 
     return pushed_state_fix(project) or (None if v.frames else _push_frame_fix(project, v))
 
@@ -377,14 +255,14 @@ def _push_frame_fix(project, v):
     itself is consistent (its target owns its FailureType, both states are
     on the cycle's route), so the frame is a valid one."""
     from standards_lint.findings import Edit, Fix
-    from standards_lint.rules.recovery import DOC_UNROUTABLE, _in_route
+    from standards_lint.model.recovery import DOC_UNROUTABLE, in_route
 
     st = v.st
     frm, ws, ft = v.frm, v.ws, v.ft
     reason = v.value(v.handoff, "Reason")
     if ft not in FAILURE_TARGETS or ws not in FAILURE_TARGETS[ft] or not reason or "`" in reason:
         return None
-    if not _in_route(project, frm) or not _in_route(project, ws, role=True) or frm == ws:
+    if not in_route(project, frm) or not in_route(project, ws, role=True) or frm == ws:
         return None
     mode = st.cycle_mode
     if mode == "DOCUMENTATION" and (ft in DOC_UNROUTABLE or (ft == "REVIEW" and ws != "REVIEWING_FINAL")):
@@ -395,7 +273,7 @@ def _push_frame_fix(project, v):
     active = v.recovery_active_f
     if active is None or active.value not in ("true", "false"):
         return None
-    from standards_lint.rules.recovery import section_end
+    from standards_lint.fixes.recovery import section_end
 
     at = section_end(st, rec)
     if at is None:
@@ -442,7 +320,7 @@ scope or cancel and start an implementation cycle.
     no_fix_reason="The user must decide to keep a documentation-only scope or cancel and start an implementation cycle.",
 )
 def documentation_omitted_failure_owner(project):
-    v = _view(project)
+    v = handoff_view(project)
     if v is None or v.cm != "DOCUMENTATION" or v.kind not in CORRECTIVE_KINDS:
         return
     ft = v.ft
@@ -484,7 +362,7 @@ really being routed, the handoff kind is what needs to change.
     help="Set `Handoff.FailureType` to `NONE`, or change the handoff kind if a defect was routed.",
 )
 def documentation_handoff_failure_type(project):
-    v = _view(project)
+    v = handoff_view(project)
     if v is None or v.cm != "DOCUMENTATION" or v.kind not in ("INITIAL", "NEW_CYCLE", "FORWARD", "RESUME"):
         return
     f = v.ft_f
@@ -523,7 +401,7 @@ never reopened."
     help="Set `Handoff.From` to `NONE` (INITIAL) or to the terminal state of the previous cycle (NEW_CYCLE).",
 )
 def documentation_entry_origin(project):
-    v = _view(project)
+    v = handoff_view(project)
     if v is None or v.cm != "DOCUMENTATION":
         return
     f, frm = v.from_f, v.frm
@@ -572,7 +450,7 @@ cycle's history.
     no_fix_reason="The interrupted state has to be recovered from the cycle's history.",
 )
 def documentation_omitted_origin(project):
-    v = _view(project)
+    v = handoff_view(project)
     if v is None or v.cm != "DOCUMENTATION" or v.kind not in ("FAILURE", "USER_REWORK", "RESUME"):
         return
     frm = v.frm
@@ -612,7 +490,7 @@ included roles; `AWAITING_USER_SIGNOFF` and terminal states belong to no role.
     no_fix_reason="The frame that was popped is not recorded anymore.",
 )
 def documentation_resume_origin(project):
-    v = _view(project)
+    v = handoff_view(project)
     if v is None or v.cm != "DOCUMENTATION" or v.kind != "RESUME":
         return
     frm = v.frm
@@ -651,7 +529,7 @@ requires the full gate, even with frames active."
     no_fix_reason="Unless the route and the gates' records determine it, either the state, the source or the kind is wrong.",
 )
 def documentation_forward_route(project):
-    v = _view(project)
+    v = handoff_view(project)
     if v is None or v.cm != "DOCUMENTATION" or v.kind != "FORWARD":
         return
     frm, ws = v.frm, v.ws
@@ -666,75 +544,6 @@ def documentation_forward_route(project):
         f"{frm} -> {ws} skips or leaves that route.",
         forward_fix(project),
     )
-
-
-def forward_fix(project):
-    """The field a FORWARD handoff that is not one step of the route got
-    wrong, when the project's files determine it (Forward Transitions;
-    Handoff Rules: "Forward handoff requires the current completion gate to
-    pass"), outside recovery (a rerun has its own route):
-
-    - `Handoff.From` is a state of the route but `WorkflowState` is not (a
-      state the cycle's topology omits), or lies before `From` (a FORWARD
-      never goes back): `WorkflowState` becomes the forward step from
-      `From`;
-    - `WorkflowState` is a state of the route and `Handoff.From` is no
-      workflow state at all: `From` becomes the state whose forward step
-      `WorkflowState` is.
-
-    In both, the records of every gate before the new state must be
-    COMPLETE for this cycle and account for every current acceptance
-    condition (the gate passed); a new state must not have its own record
-    yet (work there has not begun).  A terminal state is the
-    user's decision (sign-off, cancellation): no fix; nor is a move into
-    `AWAITING_USER_SIGNOFF`, whose readiness asks more than the records'
-    Status."""
-    from standards_lint.rules.recovery import _route, forward_step, passed_records_complete
-
-    v = _view(project)
-    if v is None or v.kind != "FORWARD" or v.frames or v.recovery_in_use() is not False:
-        return None
-    if v.obligations_in_use():
-        return None
-    frm, ws = v.frm, v.ws
-    if frm is None or ws is None or ws in TERMINAL_STATES or frm in TERMINAL_STATES:
-        return None
-    route = _route(project)
-    if frm in route and ws in WORKFLOW_STATES:
-        nxt = forward_step(project, frm)
-        if nxt is None or nxt == ws or v.ws_f is None or nxt == "AWAITING_USER_SIGNOFF":
-            return None  # sign-off readiness asks more than the gates' records
-        if ws in route and route.index(ws) > route.index(frm):
-            return None  # a skip: either end may be wrong
-        if not passed_records_complete(project, nxt) or _own_record_written(project, nxt):
-            return None
-        return _set_state_edit(v, nxt, f"Set WorkflowState to {nxt}, the forward step from {frm}")
-    if ws in route and frm not in WORKFLOW_STATES and frm != "NONE" and v.from_f is not None:
-        prev = [s for s in route if forward_step(project, s) == ws]
-        if len(prev) != 1 or not passed_records_complete(project, ws):
-            return None
-        return replace(v.from_f.path, v.from_f.value_span, prev[0], safe=False,
-                       description=f"Set Handoff.From to {prev[0]}, the state whose forward step is {ws}")
-    return None
-
-
-def _own_record_written(project, state: str) -> bool:
-    """Whether the record *state*'s owner writes already exists for this
-    cycle: work there has begun, so the handoff that just entered it may not
-    be the last transition after all."""
-    from standards_lint.model.cycle import STATE_RECORDS
-
-    own = dict(STATE_RECORDS, DEVELOPING=("DEVELOPMENT", None)).get(state)
-    cid = project.state.aw("Id")
-    if own is None or not cid:
-        return False
-    art, kind = own
-    return any(art != "REVIEW" or r.review_kind == kind for r in project.records_of(cid, art))
-
-
-def _set_state_edit(v, new: str, description: str):
-    f = v.ws_f
-    return replace(f.path, f.value_span, new, safe=False, description=description)
 
 
 # -- Checkpoint Handoffs ------------------------------------------------------------
@@ -765,7 +574,7 @@ it "controls when Developer hands implemented outcomes to Tester in a
     no_fix_reason="Which kind the transition was is a fact of the last handoff.",
 )
 def checkpoint_exchange(project):
-    v = _view(project)
+    v = handoff_view(project)
     if v is None or v.kind != "CHECKPOINT":
         return
     problems = []
@@ -808,7 +617,7 @@ defined increment." One handoff assigns or returns one increment.
     no_fix_reason="The increment comes from Developer's plan.",
 )
 def checkpoint_reason_increment(project):
-    v = _view(project)
+    v = handoff_view(project)
     if v is None or v.kind != "CHECKPOINT" or v.cm != "STANDARD":
         return
     if (v.frm, v.ws) not in CHECKPOINT_EXCHANGES or v.ft != "NONE" or v.recovery_in_use() is not False:
@@ -850,7 +659,7 @@ Preserve it for the remainder of the cycle".
     no_fix_reason="The reason is the promoting role's judgement.",
 )
 def promote_reason(project):
-    v = _view(project)
+    v = handoff_view(project)
     if v is None or v.kind != "PROMOTE":
         return
     f = v.aw_f("PromotionReason")
@@ -890,7 +699,7 @@ means the handoff kind is wrong.
     no_fix_reason="A mode or state other than the promoted one usually means the handoff kind is wrong.",
 )
 def promote_target(project):
-    v = _view(project)
+    v = handoff_view(project)
     if v is None or v.kind != "PROMOTE":
         return
     cm, ws = v.cm, v.ws
@@ -932,7 +741,7 @@ cycles keep `CompletionPolicy: NONE`.
     no_fix_reason="Which transition was meant is a fact of the last handoff.",
 )
 def completion_change_route(project):
-    v = _view(project)
+    v = handoff_view(project)
     if v is None or v.kind != "COMPLETION_CHANGE":
         return
     cm, frm, ws = v.cm, v.frm, v.ws
@@ -975,7 +784,7 @@ clears this finding too. Open frames or obligations: no fix.
     no_fix_reason="Open frames or obligations: the corrective work must be routed first.",
 )
 def completion_change_recovery(project):
-    v = _view(project)
+    v = handoff_view(project)
     if v is None or v.kind != "COMPLETION_CHANGE":
         return
     rec, obl = v.recovery_in_use(), v.obligations_in_use()
@@ -998,7 +807,7 @@ def completion_change_recovery(project):
 def _flags_fix(project, v, rec, obl):
     """When the only thing "active" is an `Active: true` flag over an empty
     section (SL501/SL502), that flag's fix clears the finding too."""
-    from standards_lint.rules.recovery import clear_flag_fix
+    from standards_lint.fixes.recovery import clear_flag_fix
 
     fixes = []
     if rec:
@@ -1037,7 +846,7 @@ policies."
     no_fix_reason="The reason is the user's.",
 )
 def completion_change_reason(project):
-    v = _view(project)
+    v = handoff_view(project)
     if v is None or v.kind != "COMPLETION_CHANGE":
         return
     f = v.reason_f
@@ -1073,7 +882,7 @@ being routed, a `FAILURE` handoff was meant instead.
     help="Set `Handoff.FailureType` to `NONE`, or use a FAILURE handoff if a defect was routed.",
 )
 def completion_change_failure_type(project):
-    v = _view(project)
+    v = handoff_view(project)
     if v is None or v.kind != "COMPLETION_CHANGE":
         return
     f = v.ft_f
@@ -1141,7 +950,7 @@ recovery-directed transition that is not the normal forward handoff." A
     no_fix_reason="Unless the route and the gates' records determine it, the state, the source or the kind may be the wrong one.",
 )
 def forward_route(project):
-    v = _view(project)
+    v = handoff_view(project)
     if v is None or v.kind != "FORWARD" or v.cm not in ("STANDARD", "EXPEDITED"):
         return
     frm, ws = v.frm, v.ws
@@ -1216,7 +1025,7 @@ really being routed, the handoff kind is what needs to change.
     help="Set `Handoff.FailureType` to `NONE`, or use a FAILURE/USER_REWORK handoff if a defect was routed.",
 )
 def non_failure_handoff_failure_type(project):
-    v = _view(project)
+    v = handoff_view(project)
     if v is None or v.kind not in _NON_FAILURE_KINDS:
         return
     if v.cm in (None, "DOCUMENTATION") and v.kind in ("INITIAL", "NEW_CYCLE", "FORWARD", "RESUME"):
@@ -1260,7 +1069,7 @@ never reopened." Installation initializes "`Handoff.Kind: INITIAL`".
     help="Set `Handoff.From` to `NONE` (INITIAL) or the previous cycle's terminal state (NEW_CYCLE).",
 )
 def cycle_entry_origin(project):
-    v = _view(project)
+    v = handoff_view(project)
     if v is None or v.cm not in ("UNSET", "STANDARD", "EXPEDITED"):
         return
     f, frm = v.from_f, v.frm

@@ -22,7 +22,7 @@ from standards_lint.model.accessors import (
     workflow_state,
 )
 from standards_lint.protocol import WORKFLOW_STATES
-from standards_lint.rules.recovery import stale_frame_fix
+from standards_lint.fixes.recovery import stale_frame_fix
 
 # Forward Transitions: the state that hands off to AWAITING_USER_SIGNOFF.
 SIGNOFF_SOURCE = {
