@@ -130,3 +130,19 @@ def handoff_view(project) -> Optional[HandoffView]:
     if st is None or st.handoff is None or st.doc.conflicts or handoff_conflicted(project):
         return None
     return HandoffView(st)
+
+
+STATE = ".standards/STATE.md"
+
+
+def value_at(f, fallback=None):
+    """Where to report: a field's value span, else the fallback node."""
+    if f is not None:
+        return (f.path, f.value_span)
+    if fallback is not None:
+        return fallback
+    return STATE
+
+
+def with_article(word: str) -> str:
+    return ("An " if word[:1] in "AEIOU" else "A ") + word
