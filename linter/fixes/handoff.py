@@ -5,9 +5,9 @@ cycle that has not started."""
 from __future__ import annotations
 
 from standards_lint.model.accessors import cycle_mode, ho_field, state_of
+from standards_lint.model.handoff import handoff_view
 from standards_lint.protocol import TERMINAL_STATES, WORKFLOW_STATES
 from standards_lint.rule import replace
-from standards_lint.model.handoff import handoff_view
 
 
 def forward_fix(project):
@@ -93,3 +93,10 @@ def unstarted_kind_fix(project):
         return None
     return replace(f.path, f.value_span, "INITIAL", safe=False,
                    description="Set Handoff.Kind to INITIAL: no cycle has started")
+
+
+def forward_state_fix(project):
+    """A FORWARD handoff from an included state into an omitted one: the
+    state is the forward step from `Handoff.From` (handoff.forward_fix;
+    with `WorkflowState` off the route that fix can only set it)."""
+    return forward_fix(project)
