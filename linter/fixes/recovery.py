@@ -4,6 +4,7 @@ fixes of a corrective handoff, and clearing an Active flag."""
 
 from __future__ import annotations
 
+import re
 from typing import Optional
 
 from standards_lint.findings import Edit, Fix
@@ -19,12 +20,13 @@ from standards_lint.model.recovery import (
     frames,
     handoff_explains_state,
     never_reached,
+    plural_phrase,
     pushed_state,
     routed_type,
     workflow_state_of,
 )
 from standards_lint.protocol import TERMINAL_STATES
-from standards_lint.rule import replace
+from standards_lint.rule import replace, report
 
 
 def flag_fix(active, want: str, title: str) -> Fix:
@@ -195,3 +197,48 @@ def section_end(st, section) -> Optional[int]:
                 return secs[i + 1].heading.span.start
             return len(st.doc.text)
     return None
+
+
+def active_mismatch(project, section, count: int, what_one: str, what_many: str, title: str):
+    st = project.state
+    if st is None or section is None:
+        return
+    active = st.one(section, "Active")
+    if active is None or active.value not in ("true", "false"):
+        return  # missing, repeated or invalid: state-structure rules
+    want = "true" if count else "false"
+    if active.value == want:
+        return
+    yield report(
+        (active.path, active.value_span),
+        f"{title}.Active is `{active.value}` but there {plural_phrase(count, what_one, what_many)}; "
+        f"it must be `{want}`.",
+        fix=flag_fix(active, want, title),
+    )
+
+
+def numbering_problems(entries: list[Frame], word: str, head_re: re.Pattern, what: str, description: str):
+    def ok(e: Frame) -> bool:
+        m = head_re.match(e.container.title)
+        return m is not None and int(m.group(1)) == e.position
+
+    bad = next((e for e in entries if not ok(e)), None)
+    if bad is None:
+        return
+    edits = []
+    for e in entries:
+        h = e.container.heading
+        if h is None:
+            return
+        want = f"{'#' * h.level} {word} {e.position}"
+        if not ok(e):
+            edits.append(Edit(h.path, h.span.start, h.span.end, want))
+    # Safe when only numbers change; unsafe when a heading loses other text.
+    clean = all(head_re.match(e.container.title) for e in entries)
+    fix = Fix(tuple(edits), "safe" if clean else "unsafe", description)
+    yield report(
+        bad.heading(),
+        f"{what} entries must be numbered 1, 2, 3, ... in order, each headed exactly `### {word} N`; "
+        f"found `{bad.container.title}` in position {bad.position}.",
+        fix=fix,
+    )

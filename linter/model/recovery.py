@@ -357,3 +357,11 @@ def routed_type(project) -> Optional[str]:
 
 
 EXPEDITED_OWNERS = ("DEVELOPING", "REVIEWING_IMPLEMENTATION")
+
+
+def plural_phrase(n: int, one: str, many: str) -> str:
+    return f"is {n} {one}" if n == 1 else f"are {n} {many}"
+
+
+def owners_text(ft: str) -> str:
+    return " or ".join(FAILURE_TARGETS[ft])
