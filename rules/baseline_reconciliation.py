@@ -12,6 +12,7 @@ from standards_lint.fixes.state import remove_field_span
 from standards_lint.model.state_values import STATE_PATH, state_fields, state_model, state_value
 from standards_lint.protocol import CYCLE_ID_RE
 from standards_lint.rule import module_rules, replace, report, rule
+from standards_lint.model.record_provenance import project_records
 
 
 def _baseline(st):
@@ -410,8 +411,6 @@ def baseline_source_not_cycle_id(project):
 def _recorded_cycle(project, value: str) -> Optional[str]:
     """The one generated ID among the records' provenance cycles that *value*
     miscopies (letter case, `_` for `-`), or None."""
-    from standards_lint.model.record_provenance import project_records
-
     def loose(v: str) -> str:
         return v.strip().lower().replace("_", "-")
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from standards_lint.model.handoff import handoff_view, value_at
 from standards_lint.rule import module_rules, replace, report, rule
+from standards_lint.fixes.recovery import clear_flag_fix
 
 
 # Change completion policy: the two state-changing routes.
@@ -107,8 +108,6 @@ def completion_change_recovery(project):
 def _flags_fix(project, v, rec, obl):
     """When the only thing "active" is an `Active: true` flag over an empty
     section (SL501/SL502), that flag's fix clears the finding too."""
-    from standards_lint.fixes.recovery import clear_flag_fix
-
     fixes = []
     if rec:
         fixes.append(clear_flag_fix(project))

@@ -5,9 +5,11 @@ to an owner of that type, and pushes the recovery frame that routes it."""
 from __future__ import annotations
 
 from standards_lint.model.handoff import handoff_view, value_at, with_article
-from standards_lint.model.recovery import CORRECTIVE_KINDS
+from standards_lint.model.recovery import CORRECTIVE_KINDS, DOC_UNROUTABLE, in_route
 from standards_lint.protocol import FAILURE_TARGETS, WORKFLOW_STATES
 from standards_lint.rule import module_rules, replace, report, rule
+from standards_lint.fixes.recovery import pushed_state_fix, routed_type_fix, section_end
+from standards_lint.fixes.handoff import unstarted_kind_fix
 
 
 def _targets_text(ft: str) -> str:
@@ -58,8 +60,6 @@ def corrective_handoff_failure_type(project):
             fix = replace(v.ft_f.path, v.ft_f.value_span, ft, safe=False,
                           description=f"Name the FailureType the active frame records, {ft}")
     if fix is None:
-        from standards_lint.fixes.handoff import unstarted_kind_fix
-
         fix = unstarted_kind_fix(project)  # no cycle yet: no failure was routed
     yield report(value_at(v.ft_f), msg, fix)
 
@@ -110,7 +110,6 @@ def corrective_handoff_target(project):
     if ft not in FAILURE_TARGETS or ws not in WORKFLOW_STATES or ws in FAILURE_TARGETS[ft]:
         return
     what = "failure" if v.kind == "FAILURE" else "rework"
-    from standards_lint.fixes.recovery import pushed_state_fix, routed_type_fix
 
     yield report(
         value_at(v.ws_f),
@@ -177,8 +176,6 @@ def _corrective_frame_fix(project, v):
     """The state the handoff's own records name (recovery.pushed_state:
     the frame it pushed, or a same-state failure), else, with an empty
     stack, the frame Recovery Mechanics spells out."""
-    from standards_lint.fixes.recovery import pushed_state_fix
-
     return pushed_state_fix(project) or (None if v.frames else _push_frame_fix(project, v))
 
 
@@ -190,7 +187,6 @@ def _push_frame_fix(project, v):
     itself is consistent (its target owns its FailureType, both states are
     on the cycle's route), so the frame is a valid one."""
     from standards_lint.findings import Edit, Fix
-    from standards_lint.model.recovery import DOC_UNROUTABLE, in_route
 
     st = v.st
     frm, ws, ft = v.frm, v.ws, v.ft
@@ -208,7 +204,6 @@ def _push_frame_fix(project, v):
     active = v.recovery_active_f
     if active is None or active.value not in ("true", "false"):
         return None
-    from standards_lint.fixes.recovery import section_end
 
     at = section_end(st, rec)
     if at is None:

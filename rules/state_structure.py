@@ -47,6 +47,8 @@ from standards_lint.model.state_values import (
     state_value,
 )
 from standards_lint.fixes.state import keep_determined_fix, remove_field_span
+from standards_lint.model.record_provenance import placement
+from standards_lint.model.cycle_ids import path_id
 
 TITLE = "S.T.A.N.D.A.R.D.S. Workflow State"
 
@@ -255,8 +257,6 @@ def _handoff_determined(project, st, label: str, name: str) -> Optional[str]:
     if label == "header" and name == "CycleMode":
         return inferred_cycle_mode(st)
     if label == "Active Work" and name == "Id" and state_value(st, st.header, "WorkflowState") not in TERMINAL_STATES:
-        from standards_lint.model.cycle_ids import path_id
-
         return path_id(project)
     return None
 
@@ -269,7 +269,6 @@ def _record_value(project, label: str, name: str) -> Optional[str]:
     record of that type, when exactly one exists."""
     if label != "Active Work" or name not in _POINTER_TYPES:
         return None
-    from standards_lint.model.record_provenance import placement
 
     art = _POINTER_TYPES[name]
     mode = state_value(project.state, project.state.header, "CycleMode")

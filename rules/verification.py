@@ -33,6 +33,7 @@ from standards_lint.model.plan import (
     value_of,
 )
 from standards_lint.model.verification import load_report
+from standards_lint.model.acceptance import partial_gaps_for
 
 PURPOSES = ("FULL", "INCREMENT", "CORRECTION")
 _INCREMENT_TARGET_RE = re.compile(r"^Increment (\d+)$")
@@ -111,7 +112,6 @@ def assigned_assessment(project, doc: Document) -> Optional[tuple[str, str]]:
             return None
         if _report_status(doc) == "COMPLETE":
             return None
-        from standards_lint.model.acceptance import partial_gaps_for
 
         if partial_gaps_for(project, doc.path, "INCREMENT"):
             return None

@@ -5,7 +5,9 @@ cycle that has not started."""
 from __future__ import annotations
 
 from standards_lint.model.accessors import cycle_mode, ho_field, state_of
+from standards_lint.model.cycle import STATE_RECORDS
 from standards_lint.model.handoff import handoff_view
+from standards_lint.model.recovery import cycle_route, forward_step, passed_records_complete
 from standards_lint.protocol import TERMINAL_STATES, WORKFLOW_STATES
 from standards_lint.rule import replace
 
@@ -31,8 +33,6 @@ def forward_fix(project):
     user's decision (sign-off, cancellation): no fix; nor is a move into
     `AWAITING_USER_SIGNOFF`, whose readiness asks more than the records'
     Status."""
-    from standards_lint.model.recovery import cycle_route, forward_step, passed_records_complete
-
     v = handoff_view(project)
     if v is None or v.kind != "FORWARD" or v.frames or v.recovery_in_use() is not False:
         return None
@@ -64,8 +64,6 @@ def _own_record_written(project, state: str) -> bool:
     """Whether the record *state*'s owner writes already exists for this
     cycle: work there has begun, so the handoff that just entered it may not
     be the last transition after all."""
-    from standards_lint.model.cycle import STATE_RECORDS
-
     own = dict(STATE_RECORDS, DEVELOPING=("DEVELOPMENT", None)).get(state)
     cid = project.state.aw("Id")
     if own is None or not cid:

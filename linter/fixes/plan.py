@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from standards_lint.ast import Document
 from standards_lint.findings import Edit, Fix
+from standards_lint.fixes.state import section_respell_fix
 from standards_lint.model.plan import field_anchor, fields, stack_in_order
 from standards_lint.rule import field_removal, report
 
@@ -50,7 +51,6 @@ def handoff_heading_fix(project):
 
 
 def _handoff_heading_fix(project):
-    from standards_lint.fixes.state import section_respell_fix
     from standards_lint.state import StateModel
 
     st = project.state

@@ -4,6 +4,7 @@ a record's Status to COMPLETE, and respelling a miscopied cycle ID in paths."""
 from __future__ import annotations
 
 from standards_lint.findings import Edit, Fix, Rename
+from standards_lint.fixes.cycle_ids import respelt_id
 from standards_lint.model.cycle import STATE_RECORDS, STATUS_AFTER, complete_due, complete_holds, record_holds
 from standards_lint.model.record_paths import POINTERS, active_work_field, normalize_path, path_cycle
 from standards_lint.model.record_provenance import placement
@@ -39,8 +40,6 @@ def respelt_id_fix(project, cured):
     for a finding that the respelt ID cures: ``cured(id)`` says whether it
     does (the record the field names is then this cycle's, or the plan then
     sits at its fixed path)."""
-    from standards_lint.fixes.cycle_ids import respelt_id
-
     respelt = respelt_id(project)
     if respelt is None or not cured(respelt[0]):
         return None
@@ -83,9 +82,6 @@ def moved_record_fix(project, path: str):
     fixed path when this cycle's only record of that type sits elsewhere, or
     SL260's respelling of a miscopied `Active Work.Id` when the record sits
     at the fixed path of the ID it miscopies (the record is then found)."""
-    from standards_lint.model.record_provenance import placement
-    from standards_lint.fixes.records import move_fix, respelt_id_fix
-
     cid = project.state.aw("Id")
     for art, kind in STATE_RECORDS.values():
         if record_path(art, cid, kind) != path:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Optional
 
 from standards_lint.holding import holding
+from standards_lint.model.acceptance import analysis, evidence_ids, record_scan, traced
 from standards_lint.protocol import (
     ROUTE_DOCUMENTATION,
     ROUTE_EXPEDITED,
@@ -217,8 +218,6 @@ def complete_holds(project, record) -> bool:
     check it: every current acceptance condition accounted for (SL721); a
     verification report with no purpose but FULL (SL857), without
     AWAITING_IMPLEMENTATION work (SL858), and outside recovery (SL885)."""
-    from standards_lint.model.acceptance import evidence_ids, record_scan, traced, analysis
-
     ctx = analysis(project)
     if ctx is None:
         return False

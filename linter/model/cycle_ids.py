@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Optional
 
 from standards_lint.ast import Field
+from standards_lint.model.record_provenance import project_records
 from standards_lint.protocol import CYCLE_ID_RE, RECORD_DIRS, TERMINAL_STATES
 
 
@@ -97,8 +98,6 @@ def recorded_id(project, value: str) -> Optional[str]:
     among the cycles the project has already written down: the records'
     provenance cycles and the cycle IDs in the Active Work paths; None when
     there is none or more than one."""
-    from standards_lint.model.record_provenance import project_records
-
     recs = project_records(project)
     if any(b.cycle == value for b in recs):
         return None  # records already carry the value itself

@@ -11,6 +11,9 @@ from typing import Optional
 import attrs
 
 from standards_lint.ast import Container, Field
+from standards_lint.model.acceptance import analysis, complete_records, evidence_ids, record_scan, traced
+from standards_lint.model.accessors import project_mode
+from standards_lint.model.cycle import STATE_RECORDS, Cycle, record_state
 from standards_lint.protocol import (
     CYCLE_ID_RE,
     FAILURE_TARGETS,
@@ -129,7 +132,6 @@ CORRECTIVE_KINDS = ("FAILURE", "USER_REWORK")
 
 def cycle_route(project) -> tuple[str, ...]:
     from standards_lint.holding import route_of
-    from standards_lint.model.accessors import project_mode
 
     return route_of(cycle_mode_of(project), project_mode(project))
 
@@ -194,8 +196,6 @@ def _gate_records(project, route) -> dict:
     """State -> (artifact, review kind) of the record its gate leaves, for
     the states whose records the cycle's mode and CompletionPolicy require
     (and the development plan where the route develops)."""
-    from standards_lint.model.cycle import STATE_RECORDS, Cycle
-
     required, _order = Cycle(project.state).required()
     gates = {s: STATE_RECORDS[s] for s in required}
     if "DEVELOPING" in route:
@@ -209,8 +209,6 @@ def passed_records_complete(project, ws: str) -> bool:
     records its mode and CompletionPolicy require, on the route before
     *ws*) exists at its fixed path for this cycle with `Status`:
     `COMPLETE`: the records say the cycle passed those gates."""
-    from standards_lint.model.cycle import record_state
-
     cid = project.state.aw("Id")
     route = cycle_route(project)
     if not cid or not CYCLE_ID_RE.match(cid) or ws not in route:
@@ -232,8 +230,6 @@ def _acceptance_accounted(project, passed) -> bool:
     acceptance condition (Acceptance Traceability: the design, and every
     COMPLETE verification, review, documentation and synchronization
     record of the passed states)."""
-    from standards_lint.model.acceptance import complete_records, evidence_ids, record_scan, traced, analysis
-
     ctx = analysis(project)
     if not traced(ctx):
         return True
@@ -291,8 +287,6 @@ def entry_states(project) -> tuple[str, ...]:
     1): `AUDITING` (reconciliation first, a DOCUMENTATION cycle, a
     BROWNFIELD project), `SCOPING` in a GREENFIELD project, `DEVELOPING`
     for an EXPEDITED cycle."""
-    from standards_lint.model.accessors import project_mode
-
     mode = cycle_mode_of(project)
     if mode == "DOCUMENTATION":
         return ("AUDITING",)
