@@ -26,8 +26,7 @@ from standards_lint.protocol import (
 )
 from standards_lint.rule import module_rules, replace, report, rule
 from standards_lint.fixes.handoff import forward_fix
-from standards_lint.model.handoff import handoff_view
-from standards_lint.model.handoff import value_at, with_article
+from standards_lint.model.handoff import handoff_view, value_at, with_article
 
 
 def _project_mode(project) -> Optional[str]:

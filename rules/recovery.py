@@ -28,11 +28,16 @@ from standards_lint.model.recovery import (
     frame_owners,
     frames,
     in_route,
+    owners_text,
     workflow_state_of,
 )
-from standards_lint.fixes.recovery import pushed_state_fix, stale_frame_fix, stale_frame_fix_for
-from standards_lint.model.recovery import owners_text
-from standards_lint.fixes.recovery import active_mismatch, numbering_problems
+from standards_lint.fixes.recovery import (
+    active_mismatch,
+    numbering_problems,
+    pushed_state_fix,
+    stale_frame_fix,
+    stale_frame_fix_for,
+)
 
 
 _FRAME_HEAD = re.compile(r"^Frame (\d+)$")

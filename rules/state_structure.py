@@ -32,7 +32,7 @@ from standards_lint.protocol import (
 from standards_lint.rule import module_rules, replace, report, rule
 from standards_lint.state import ACTIVE_WORK_FIELDS, HANDOFF_FIELDS, HEADER_FIELDS, SECTIONS
 from standards_lint.fixes.spelling import meant_value
-from standards_lint.fixes.state import section_respell_fix
+from standards_lint.fixes.state import keep_determined_fix, remove_field_span, section_respell_fix
 from standards_lint.model.state_values import (
     STATE_PATH,
     declared_project_mode,
@@ -46,7 +46,6 @@ from standards_lint.model.state_values import (
     state_one,
     state_value,
 )
-from standards_lint.fixes.state import keep_determined_fix, remove_field_span
 from standards_lint.model.record_provenance import placement
 from standards_lint.model.cycle_ids import path_id
 

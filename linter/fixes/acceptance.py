@@ -147,6 +147,7 @@ def _harmless(ctx: Context, new_scope_text: str) -> bool:
 
 
 def find_acceptance_id_defined_twice(ctx: Optional[Context]):
+    """SL702's findings: an AC-NNN defined by more than one list item."""
     project = ctx.project if ctx is not None else None
     if not traced(ctx):
         return
@@ -226,6 +227,7 @@ def _duplicate_fix(ctx: Context, ac_id: str, defs: list) -> Optional[Fix]:
 
 
 def find_acceptance_id_current_and_retired(ctx: Optional[Context]):
+    """SL703's findings: an AC-NNN both current and retired."""
     project = ctx.project if ctx is not None else None
     if not traced(ctx):
         return
@@ -240,6 +242,7 @@ def find_acceptance_id_current_and_retired(ctx: Optional[Context]):
 
 
 def find_previous_cycles_not_last(ctx: Optional[Context]):
+    """SL704's findings: Previous Cycles is not the scope's last section."""
     project = ctx.project if ctx is not None else None
     if not traced(ctx):
         return
@@ -264,6 +267,8 @@ def find_previous_cycles_not_last(ctx: Optional[Context]):
 
 
 def find_documentation_cycle_without_conditions(ctx: Optional[Context]):
+    """SL705's findings: a DOCUMENTATION cycle past SCOPING whose scope defines no
+    current condition."""
     project = ctx.project if ctx is not None else None
     if not traced(ctx) or ctx.mode != "DOCUMENTATION":
         return
@@ -278,6 +283,8 @@ def find_documentation_cycle_without_conditions(ctx: Optional[Context]):
 
 
 def find_acceptance_numbering_not_continued(ctx: Optional[Context]):
+    """SL750's findings: a condition numbered at or below the history's highest
+    ID."""
     project = ctx.project if ctx is not None else None
     if not traced(ctx):
         return
@@ -301,6 +308,7 @@ def find_acceptance_numbering_not_continued(ctx: Optional[Context]):
 
 
 def find_design_acceptance_coverage(ctx: Optional[Context]):
+    """SL720's findings: a current condition the design does not account for."""
     project = ctx.project if ctx is not None else None
     missing = design_gaps(ctx)
     if not missing:
@@ -318,6 +326,8 @@ def find_design_acceptance_coverage(ctx: Optional[Context]):
 
 
 def find_complete_record_acceptance_coverage(ctx: Optional[Context]):
+    """SL721's findings: a COMPLETE record that does not account for a current
+    condition."""
     project = ctx.project if ctx is not None else None
     if not traced(ctx):
         return
@@ -332,6 +342,8 @@ def find_complete_record_acceptance_coverage(ctx: Optional[Context]):
 
 
 def find_partial_assessment_acceptance_coverage(ctx: Optional[Context]):
+    """SL722's findings: a partial assessment that does not list every current
+    condition."""
     project = ctx.project if ctx is not None else None
     if not traced(ctx):
         return
@@ -388,6 +400,8 @@ def _build_respell_fix(ctx: Context, path: str) -> Optional[Fix]:
 
 
 def find_acceptance_id_deleted(ctx: Optional[Context]):
+    """SL740's findings: a condition defined at the last commit that is gone (not
+    retired)."""
     project = ctx.project if ctx is not None else None
     if not traced(ctx):
         return
@@ -408,6 +422,8 @@ def find_acceptance_id_deleted(ctx: Optional[Context]):
 
 
 def find_retired_acceptance_id_reused(ctx: Optional[Context]):
+    """SL741's findings: a condition retired at the last commit that is current
+    again."""
     project = ctx.project if ctx is not None else None
     if not traced(ctx):
         return

@@ -30,6 +30,7 @@ from standards_lint.rule import replace, report
 
 
 def flag_fix(active, want: str, title: str) -> Fix:
+    """Set the section's ``Active`` value to *want*."""
     return replace(active.path, active.value_span, want, description=f"Set {title}.Active to `{want}`.")
 
 
@@ -200,6 +201,8 @@ def section_end(st, section) -> Optional[int]:
 
 
 def active_mismatch(project, section, count: int, what_one: str, what_many: str, title: str):
+    """SL501/SL502's finding: ``Active`` disagrees with the number of entries of
+    *section*, with the fix that sets it."""
     st = project.state
     if st is None or section is None:
         return
@@ -218,6 +221,8 @@ def active_mismatch(project, section, count: int, what_one: str, what_many: str,
 
 
 def numbering_problems(entries: list[Frame], word: str, head_re: re.Pattern, what: str, description: str):
+    """SL503/SL521's finding: entries not numbered 1, 2, 3, ... in order, with the
+    fix that renumbers their headings."""
     def ok(e: Frame) -> bool:
         m = head_re.match(e.container.title)
         return m is not None and int(m.group(1)) == e.position

@@ -56,6 +56,9 @@ OWNER_STATE = {
 
 @attrs.define
 class Mention:
+    """One AC-NNN mention in a file: where it is, under which ``##`` section,
+    whether under Previous Cycles, and whether it defines the condition."""
+
     id: str
     span: Span
     section: str  # title of the enclosing ## section ("" before the first)
@@ -69,6 +72,9 @@ class Mention:
 
 @attrs.define
 class Scan:
+    """Every AC-NNN mention of one file, with the first ``##`` heading of each
+    title."""
+
     path: str
     mentions: list[Mention]
     headings: dict[str, Span]  # first ## heading of each title
@@ -163,6 +169,9 @@ def scan_text(path: str, text: str) -> Scan:
 
 @attrs.define
 class ScopeModel:
+    """The scope's conditions: current, retired and Previous Cycles definitions,
+    and the mentions outside Previous Cycles."""
+
     scan: Scan
     current: dict[str, list[Mention]]  # ID -> its definitions as a current condition
     retired: dict[str, list[Mention]]
@@ -183,6 +192,7 @@ class ScopeModel:
 
 
 def scope_model(scan: Scan) -> ScopeModel:
+    """The conditions a scope's scan defines (:class:`ScopeModel`)."""
     current: dict[str, list[Mention]] = {}
     retired: dict[str, list[Mention]] = {}
     previous: dict[str, list[Mention]] = {}
@@ -200,6 +210,9 @@ def scope_model(scan: Scan) -> ScopeModel:
 
 @attrs.define
 class Context:
+    """What the acceptance rules read of one project, once: the cycle, its state
+    and handoff, the scope, the design, the records and which of them are held."""
+
     project: object
     cycle: str
     mode: str
@@ -231,6 +244,7 @@ class Context:
 
 
 def single_field(container, name: str):
+    """The field *name* of *container* when it occurs exactly once, else None."""
     if container is None:
         return None
     found = container.all_fields(name)
@@ -327,6 +341,7 @@ def traced(ctx: Optional[Context]) -> bool:
 
 
 def record_scan(ctx: Context, record) -> Scan:
+    """The AC-NNN scan of *record*, once per project."""
     cache = ctx.project.__dict__.setdefault("_standards_lint_acceptance", {})
     key = ("scan", record.path)
     if key not in cache:
@@ -344,6 +359,8 @@ def record_status(record) -> Optional[object]:
 
 
 def heading_anchor(scan: Scan, *titles: str):
+    """Where to point for the first of *titles* present as a ``##`` heading of
+    *scan*; else its path."""
     for t in titles:
         if t in scan.headings:
             return (scan.path, scan.headings[t])
@@ -351,6 +368,8 @@ def heading_anchor(scan: Scan, *titles: str):
 
 
 def doc_anchor(project, path: str):
+    """The title of the document at *path*, else the path itself (where to point
+    for the whole file)."""
     doc = project.doc(path)
     if doc is not None and doc.title is not None:
         return doc.title
@@ -460,6 +479,7 @@ def gaps_of(ctx: Context, path: str) -> Optional[list[str]]:
 
 
 def head_scope(ctx: Context) -> Optional[ScopeModel]:
+    """The scope's conditions at the last commit (git HEAD), or None."""
     project = ctx.project
     if ctx.scope is None or project.head is None:
         return None

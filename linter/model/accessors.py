@@ -39,14 +39,17 @@ def project_mode(project) -> Optional[str]:
 
 
 def header_field(sm, name):
+    """The STATE.md header field *name* when it occurs once, else None."""
     return sm.one(sm.header, name)
 
 
 def aw_field(sm, name):
+    """The Active Work field *name* when it occurs once, else None."""
     return sm.one(sm.active_work, name)
 
 
 def ho_field(sm, name):
+    """The Handoff field *name* when it occurs once, else None."""
     return sm.one(sm.handoff, name)
 
 
@@ -58,22 +61,30 @@ def valid(field, choices) -> Optional[str]:
 
 
 def workflow_state(sm) -> Optional[str]:
+    """``WorkflowState`` when it occurs once with a valid state, else None."""
     return valid(header_field(sm, "WorkflowState"), WORKFLOW_STATES)
 
 
 def cycle_mode(sm) -> Optional[str]:
+    """``CycleMode`` when it occurs once with a valid mode (``UNSET`` included),
+    else None."""
     return valid(header_field(sm, "CycleMode"), ("UNSET",) + EXECUTION_MODES)
 
 
 def completion_policy(sm) -> Optional[str]:
+    """``Active Work.CompletionPolicy`` when it occurs once with a valid policy,
+    else None."""
     return valid(aw_field(sm, "CompletionPolicy"), COMPLETION_POLICIES)
 
 
 def handoff_kind(sm) -> Optional[str]:
+    """``Handoff.Kind`` when it occurs once with a valid kind, else None."""
     return valid(ho_field(sm, "Kind"), HANDOFF_KINDS)
 
 
 def pending_cadence(sm) -> Optional[str]:
+    """``Active Work.PendingVerificationCadence`` when it occurs once with a valid
+    value, else None."""
     return valid(aw_field(sm, "PendingVerificationCadence"), ("NONE",) + CADENCES)
 
 

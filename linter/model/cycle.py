@@ -72,6 +72,8 @@ class Cycle:
 
 
 def required_cycle(project) -> Optional[Cycle]:
+    """The active cycle whose records may be due (:class:`Cycle`); None without a
+    usable state, in a terminal state, or without a usable cycle ID."""
     st = project.state
     if st is None or project.workflow_conflicted:
         return None
@@ -189,6 +191,9 @@ def _must_be_complete(project, c: Cycle, s: str, p: str) -> bool:
 
 
 def required_record_problems(project) -> list:
+    """The required-record problems of the project, computed once: (code, path,
+    message, field) rows; a row whose code is :data:`GATE_PASSED` is no finding
+    but a record whose Status COMPLETE is due."""
     cache = getattr(project, "_rr_required_findings", None)
     if cache is not None:
         return cache

@@ -56,6 +56,8 @@ STATE_PATH = ".standards/STATE.md"
 
 
 def id_field(project, st) -> Optional[Field]:
+    """``Active Work.Id`` when it occurs once with a value in a STATE.md without
+    conflict markers, else None."""
     if st is None or project.conflicts(st.path):
         return None
     aw = st.active_work

@@ -122,10 +122,13 @@ class HandoffView:
 # markers, a workflow role stops ... it never resolves the conflict by choosing
 # a side."  The files every role reads first; markers there suspend these rules.
 def handoff_conflicted(project) -> bool:
+    """True while STATE.md, MODE.md or CONTEXT.md hold merge-conflict markers."""
     return project.workflow_conflicted
 
 
 def handoff_view(project) -> Optional[HandoffView]:
+    """The :class:`HandoffView` of STATE.md, or None (no state or Handoff section,
+    or conflict markers)."""
     st = project.state
     if st is None or st.handoff is None or st.doc.conflicts or handoff_conflicted(project):
         return None
@@ -145,4 +148,5 @@ def value_at(f, fallback=None):
 
 
 def with_article(word: str) -> str:
+    """*word* with its indefinite article (``An IMPLEMENTATION``, ``A FAILURE``)."""
     return ("An " if word[:1] in "AEIOU" else "A ") + word

@@ -124,6 +124,8 @@ def agreed_field(container: Optional[Container], name: str) -> Optional[Field]:
 
 
 def value_of(container: Optional[Container], name: str) -> Optional[str]:
+    """The stripped value of the field *name* of *container* when it occurs once,
+    else None."""
     f = one_field(container, name)
     return f.value.strip() if f is not None else None
 
@@ -162,6 +164,7 @@ def labelled_block(doc: Document, container: Container, label: str) -> Optional[
 
 
 def subsections(doc: Document) -> Iterator[Container]:
+    """Every ``###`` subsection of *doc*, under its sections and its header."""
     for s in doc.sections:
         yield from s.subsections
     if doc.header is not None:
@@ -169,6 +172,9 @@ def subsections(doc: Document) -> Iterator[Container]:
 
 
 class Step:
+    """A build step (``### DEV-NNN``) of the plan: its Status and its
+    dependencies."""
+
     def __init__(self, doc: Document, container: Container, sid: str):
         self.doc = doc
         self.container = container
@@ -199,6 +205,9 @@ class Step:
 
 
 class Increment:
+    """A verification increment (``### Increment N``) of the plan: its development
+    steps and acceptance IDs."""
+
     def __init__(self, doc: Document, container: Container, number: int):
         self.doc = doc
         self.container = container
@@ -290,6 +299,8 @@ def live_cycle(project) -> bool:
 
 
 def load_plan(project) -> Optional[Plan]:
+    """The live cycle's development plan (:class:`Plan`), or None when there is
+    none at its path with this cycle's provenance."""
     if not live_cycle(project):
         return None
     path = plan_path(project)
@@ -304,6 +315,8 @@ def load_plan(project) -> Optional[Plan]:
 
 
 def header_anchor(doc: Document) -> Span:
+    """Where to point for the plan's header: its title, else the start of the
+    file."""
     if doc.title is not None:
         return doc.title.span
     return Span(1, 1, 1, 1, 0, 0)
@@ -316,6 +329,7 @@ def field_anchor(doc: Document, field: Optional[Field]) -> tuple[str, Span]:
 
 
 def active_frames(st) -> list[Container]:
+    """The recovery frames while ``Recovery.Active`` is ``true``, else none."""
     if st is None or st.recovery is None:
         return []
     if st.value(st.recovery, "Active") != "true":
@@ -324,6 +338,8 @@ def active_frames(st) -> list[Container]:
 
 
 def frame_value(frame: Container, name: str) -> Optional[str]:
+    """The stripped value of field *name* of a recovery frame when it occurs once,
+    else None."""
     return value_of(frame, name)
 
 
@@ -410,6 +426,7 @@ class Assignment:
 
 
 def report_suspended(report_doc: Optional[Document]) -> list[Container]:
+    """The Suspended Assignment subsections of a verification report."""
     if report_doc is None:
         return []
     return [c for c in subsections(report_doc) if SUSPENDED_RE.match(c.title)]

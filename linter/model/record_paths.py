@@ -18,6 +18,8 @@ POINTERS = {
 
 
 def path_cycle(project) -> Optional[str]:
+    """The current cycle's ID when it can name a record path (no slash, not ``.``
+    or ``..``), else None."""
     cycle = current_cycle(project)
     if cycle is None or "/" in cycle or "\\" in cycle or cycle in (".", ".."):
         return None
@@ -25,6 +27,7 @@ def path_cycle(project) -> Optional[str]:
 
 
 def active_work_field(project, name):
+    """The Active Work field *name* when it occurs once, else None."""
     state = project.state
     if state is None:
         return None

@@ -53,6 +53,9 @@ class FrameValue:
 
 @attrs.frozen
 class Frame:
+    """A recovery frame or outstanding obligation: its container, its position in
+    the stack, the number it is called by, and whether it is the last."""
+
     container: Container
     position: int  # 1-based position in the stack
     label: int  # the number it is called by: its heading's, else its position
@@ -88,6 +91,7 @@ def _label(container: Container, position: int) -> int:
 
 
 def frames(project) -> list[Frame]:
+    """The recovery frames of STATE.md, in stack order."""
     st = project.state
     if st is None or st.recovery is None:
         return []
@@ -96,6 +100,7 @@ def frames(project) -> list[Frame]:
 
 
 def obligations(project) -> list[Frame]:
+    """The outstanding obligations of STATE.md, in order."""
     st = project.state
     if st is None or st.obligations is None:
         return []
@@ -104,6 +109,7 @@ def obligations(project) -> list[Frame]:
 
 
 def workflow_state_of(project) -> Optional[str]:
+    """STATE.md's ``WorkflowState`` when it is a workflow state, else None."""
     st = project.state
     if st is None:
         return None
@@ -112,6 +118,7 @@ def workflow_state_of(project) -> Optional[str]:
 
 
 def cycle_mode_of(project) -> Optional[str]:
+    """STATE.md's ``CycleMode`` as written, or None without a state."""
     st = project.state
     return st.cycle_mode if st is not None else None
 
@@ -131,6 +138,7 @@ CORRECTIVE_KINDS = ("FAILURE", "USER_REWORK")
 
 
 def cycle_route(project) -> tuple[str, ...]:
+    """The forward route of the cycle's mode and the project's mode."""
     from standards_lint.holding import route_of
 
     return route_of(cycle_mode_of(project), project_mode(project))
@@ -354,8 +362,10 @@ EXPEDITED_OWNERS = ("DEVELOPING", "REVIEWING_IMPLEMENTATION")
 
 
 def plural_phrase(n: int, one: str, many: str) -> str:
+    """``is 1 frame`` / ``are 2 frames``."""
     return f"is {n} {one}" if n == 1 else f"are {n} {many}"
 
 
 def owners_text(ft: str) -> str:
+    """The states that own failure type *ft*, joined with ``or``."""
     return " or ".join(FAILURE_TARGETS[ft])

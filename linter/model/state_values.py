@@ -39,11 +39,14 @@ def state_fields(st, container: Optional[Container], name: str) -> list[Field]:
 
 
 def state_one(st, container: Optional[Container], name: str) -> Optional[Field]:
+    """The field *name* of *container* when it occurs exactly once, else None."""
     found = state_fields(st, container, name)
     return found[0] if len(found) == 1 else None
 
 
 def state_value(st, container: Optional[Container], name: str) -> Optional[str]:
+    """The value of the field *name* of *container* when it occurs once and is not
+    blank, else None."""
     f = state_one(st, container, name)
     return f.value if f is not None and f.value.strip() else None
 
@@ -112,6 +115,8 @@ def determined_value(st, label: str, name: str) -> Optional[str]:
 
 
 def declared_project_mode(project) -> Optional[str]:
+    """``ProjectMode`` from MODE.md's header when it occurs once with a valid
+    value (MODE.md without conflict markers), else None."""
     doc = project.mode_doc
     if doc is None or doc.header is None or project.conflicts(doc.path):
         return None
@@ -120,6 +125,7 @@ def declared_project_mode(project) -> Optional[str]:
 
 
 def route_steps(route) -> set:
+    """The (state, next state) pairs of *route*."""
     return set(zip(route, route[1:]))
 
 
@@ -155,6 +161,7 @@ def forward_steps(project, st) -> Optional[set]:
 
 
 def only_value(values) -> Optional[str]:
+    """The one value of *values* when they all agree, else None."""
     values = set(values)
     return values.pop() if len(values) == 1 else None
 
