@@ -173,7 +173,7 @@ def corrective_handoff_recovery_frame(project):
 
 
 def _corrective_frame_fix(project, v):
-    """The state the handoff's own records name (recovery.pushed_state:
+    """The state the handoff's own records name (model.recovery.pushed_state:
     the frame it pushed, or a same-state failure), else, with an empty
     stack, the frame Recovery Mechanics spells out."""
     return pushed_state_fix(project) or (None if v.frames else _push_frame_fix(project, v))

@@ -2,7 +2,7 @@
 sits at the active cycle's fixed record paths, where the cycle's records are,
 and what `Active Work.Scope`, `.Architecture` and `.Development` point to.
 
-Records are read with :mod:`standards_lint.rules.provenance` (every Markdown
+Records are read with :mod:`standards_lint.model.record_provenance` (every Markdown
 file outside the installed runtime; a valid block makes the file a record
 "even if it is later renamed or moved").
 """

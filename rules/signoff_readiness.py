@@ -96,7 +96,7 @@ def signoff_recovery(project):
         fix = None
         if not entries and (ob_active is None or ob_active.value != "true"):
             # A stack the handoff and the state both contradict (see
-            # recovery._stale_pop): popping it clears the finding.
+            # fixes.recovery.stale_pop): popping it clears the finding.
             fix = stale_frame_fix(project, clear=True)
         yield report(
             at(header_field(sm, "WorkflowState")),

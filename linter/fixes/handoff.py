@@ -95,6 +95,6 @@ def unstarted_kind_fix(project):
 
 def forward_state_fix(project):
     """A FORWARD handoff from an included state into an omitted one: the
-    state is the forward step from `Handoff.From` (handoff.forward_fix;
+    state is the forward step from `Handoff.From` (:func:`forward_fix`;
     with `WorkflowState` off the route that fix can only set it)."""
     return forward_fix(project)

@@ -62,7 +62,7 @@ def stale_pop(project) -> Optional[tuple[int, Fix]]:
     - Otherwise the last frame when it contradicts itself (its Owner does
       not own its FailureType, its ResumeAt is not its From, or a state
       lies outside the cycle's topology) or was interrupted in a state the
-      cycle never reached (:func:`_never_reached`), the workflow is not
+      cycle never reached (:func:`~standards_lint.model.recovery.never_reached`), the workflow is not
       where its correction could be (or a FORWARD left an owner that never
       finished its correction, or the frame was never possible), the last
       handoff is not the failure that pushed it (same `From`), and that
@@ -138,7 +138,7 @@ def stale_pop(project) -> Optional[tuple[int, Fix]]:
 
 
 def _stale(project) -> Optional[tuple[int, Fix]]:
-    """:func:`_stale_pop`, once per project (several rules ask)."""
+    """:func:`stale_pop`, once per project (several rules ask)."""
     cache = project.__dict__.setdefault("_standards_lint_stale_frames", {})
     if "pop" not in cache:
         cache["pop"] = stale_pop(project)
@@ -146,7 +146,7 @@ def _stale(project) -> Optional[tuple[int, Fix]]:
 
 
 def stale_frame_fix(project, *, clear: bool = False) -> Optional[Fix]:
-    """The fix of :func:`_stale_pop`; with *clear*, only when it empties the stack."""
+    """The fix of :func:`stale_pop`; with *clear*, only when it empties the stack."""
     got = _stale(project)
     if got is None or (clear and got[0]):
         return None
