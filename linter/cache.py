@@ -156,7 +156,8 @@ def _package_into(h) -> None:
     import standards_lint
     import standards_lint.rules as rules
 
-    folders = [os.path.dirname(standards_lint.__file__), *rules.__path__]
+    pkg = os.path.dirname(standards_lint.__file__)
+    folders = [pkg, os.path.join(pkg, "model"), os.path.join(pkg, "fixes"), *rules.__path__]
     grammar = os.path.join(os.path.dirname(rules.__path__[0]), "grammar")
     for folder in (*folders, grammar, os.path.join(folders[0], "grammar")):
         try:

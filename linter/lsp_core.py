@@ -565,7 +565,7 @@ def _artifact_of(project: Project, rel: str) -> Optional[str]:
 
 
 def _ac_definitions(session: Session, project: Project, ident: str) -> list[Target]:
-    from .rules.acceptance import scan_text, scope_model
+    from .model.acceptance import scan_text, scope_model
 
     for path in _cycle_files(project, "SCOPE"):
         text = session.text(path)
@@ -581,7 +581,7 @@ def _ac_definitions(session: Session, project: Project, ident: str) -> list[Targ
 def references(session: Session, rel: str, offset: int, include_declaration: bool = True) -> list[Target]:
     """Every mention of the `AC-NNN` (or `DEV-NNN`, `F-NNN`) at *offset* in
     the active cycle's records, its scope and design, and STATE.md."""
-    from .rules.acceptance import scan_text
+    from .model.acceptance import scan_text
 
     text = session.text(rel)
     found = identifier_at(text or "", offset)
@@ -640,7 +640,7 @@ _SUB_KINDS = (
 def outline(doc: Document) -> list[Symbol]:
     """Sections, their subsections (frames, obligations, steps, findings),
     the header's fields and the acceptance conditions of a document."""
-    from .rules.acceptance import scan_text
+    from .model.acceptance import scan_text
 
     index = LineIndex(doc.text)
     end = len(doc.text)

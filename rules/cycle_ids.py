@@ -9,28 +9,14 @@ merge-conflict markers.
 from __future__ import annotations
 
 import re
-from typing import Optional
 
-from standards_lint.ast import Field
-from standards_lint.findings import Fix
-from standards_lint.protocol import CYCLE_ID_RE, RECORD_DIRS, TERMINAL_STATES
-from standards_lint.rule import module_rules, replace, report, rule
+from standards_lint.protocol import CYCLE_ID_RE, TERMINAL_STATES
+from standards_lint.rule import module_rules, report, rule
+from standards_lint.fixes.cycle_ids import respelt_id
+from standards_lint.model.cycle_ids import STATE_PATH, id_field
 
-STATE_PATH = ".standards/STATE.md"
 CYCLE_TOOL = "node .standards/bin/cycle.mjs new"
 _STAMP = re.compile(r"-(\d{8}T\d{6}Z)-[0-9a-f]{8}$")
-
-
-def _id_field(project, st) -> Optional[Field]:
-    if st is None or project.conflicts(st.path):
-        return None
-    aw = st.active_work
-    if aw is None:
-        return None
-    found = aw.all_fields("Id")
-    if len(found) != 1 or not found[0].value.strip():
-        return None
-    return found[0]
 
 
 @rule(
@@ -70,7 +56,7 @@ SL641/SL642) carry the same fix. Otherwise no fix: run the tool for a new ID
     no_fix_reason="Unless the project's records or Active Work paths name exactly one generated ID the value miscopies, run the tool for a new ID (and move the cycle's records with it).",
 )
 def cycle_id_form(project):
-    f = _id_field(project, project.state)
+    f = id_field(project, project.state)
     if f is None or f.value == "UNSET" or CYCLE_ID_RE.match(f.value):
         return
     respelt = respelt_id(project)
@@ -78,126 +64,6 @@ def cycle_id_form(project):
     yield report((STATE_PATH, f.value_span),
                  f"Active Work.Id `{f.value}` is not in the form `{CYCLE_TOOL}` generates "
                  "(<slug>-<YYYYMMDDTHHMMSSZ>-<8 hex>); get cycle IDs only from that tool.", fix)
-
-
-def _loose(value: str) -> str:
-    return value.strip().lower().replace("_", "-")
-
-
-def _one_edit(a: str, b: str) -> bool:
-    """Whether *a* becomes *b* by inserting, deleting or replacing one
-    character (a miscopy: a character doubled, dropped or mistyped)."""
-    if a == b or abs(len(a) - len(b)) > 1:
-        return False
-    if len(a) == len(b):
-        return sum(x != y for x, y in zip(a, b)) == 1
-    short, long_ = (a, b) if len(a) < len(b) else (b, a)
-    i = 0
-    while i < len(short) and short[i] == long_[i]:
-        i += 1
-    return short[i:] == long_[i + 1:]
-
-
-def miscopies(value: str, generated: str, *, typo: bool = True) -> bool:
-    """Whether *value* (not itself a generated ID) is a miscopy of the
-    generated ID *generated*: the same but for letter case and `_` for `-`,
-    and (with *typo*) at most one character inserted, dropped or replaced."""
-    a, b = _loose(value), _loose(generated)
-    return a == b or (typo and _one_edit(a, b))
-
-
-_PATH_DIRS = tuple(d + "/" for d in RECORD_DIRS.values())
-
-
-def _path_ids(st) -> set:
-    """Cycle IDs written into the Active Work paths: `Scope`, `Architecture`
-    or `Development` naming `<record folder>/<cycle ID>.md`, the path
-    `artifact init` creates from the cycle's ID."""
-    out = set()
-    for name in ("Scope", "Architecture", "Development"):
-        v = st.aw(name)
-        if not v:
-            continue
-        v = v.strip()
-        for d in _PATH_DIRS:
-            if v.startswith(d) and v.endswith(".md"):
-                stem = v[len(d):-3]
-                if CYCLE_ID_RE.match(stem):
-                    out.add(stem)
-    return out
-
-
-def _recorded_id(project, value: str) -> Optional[str]:
-    """The one generated ID that *value* miscopies (see :func:`miscopies`)
-    among the cycles the project has already written down: the records'
-    provenance cycles and the cycle IDs in the Active Work paths; None when
-    there is none or more than one."""
-    from standards_lint.rules.provenance import project_records
-
-    recs = project_records(project)
-    if any(b.cycle == value for b in recs):
-        return None  # records already carry the value itself
-    st = project.state
-    # A typo (a character doubled, dropped or mistyped) counts only against
-    # the ID the cycle's own Active Work paths are named after: a record
-    # alone may be an older, finished cycle's, which is never reopened.
-    paths = _path_ids(st)
-    recorded = {b.cycle for b in recs if b.cycle and CYCLE_ID_RE.match(b.cycle)}
-    found = {c for c in recorded | paths if miscopies(value, c, typo=c in paths)}
-    if len(found) != 1:
-        return None
-    want = found.pop()
-    items = st.active_work.items if st.active_work is not None else []
-    if any(s.name == "SourceCycle" and s.value == want for item in items for s in item.fields):
-        return None  # a cancelled source's ID (SL215)
-    head = project.head_state
-    if head is not None and head.workflow_state in TERMINAL_STATES and head.aw("Id") == want:
-        return None  # the finished cycle of the last commit (SL261)
-    return want
-
-
-def path_id(project) -> Optional[str]:
-    """For a missing or empty `Active Work.Id`: the one generated cycle ID
-    the Active Work paths are named after (Start a cycle sets them `NONE`;
-    the roles of the cycle write the paths `artifact init` made from its
-    ID), unless that ID is a `BaselineReconciliation` source or the cycle the
-    last commit finished; None otherwise."""
-    st = project.state
-    if st is None:
-        return None
-    found = _path_ids(st)
-    if len(found) != 1:
-        return None
-    want = found.pop()
-    items = st.active_work.items if st.active_work is not None else []
-    if any(s.name == "SourceCycle" and s.value == want for item in items for s in item.fields):
-        return None
-    head = project.head_state
-    if head is not None and head.workflow_state in TERMINAL_STATES and head.aw("Id") == want:
-        return None
-    return want
-
-
-def respelt_id(project) -> Optional[tuple[str, Fix]]:
-    """(the ID, the fix) when `Active Work.Id` is not in the generated form
-    and miscopies exactly one cycle ID the project has written down: the fix
-    of SL260, which findings caused by the miscopied ID carry too (one
-    helper, so every such finding offers the identical edit)."""
-    cached = getattr(project, "_respelt_id", False)
-    if cached is not False:
-        return cached
-    out = None
-    f = _id_field(project, project.state)
-    if f is not None and f.value != "UNSET" and not CYCLE_ID_RE.match(f.value):
-        want = _recorded_id(project, f.value)
-        if want is not None:
-            out = (want, replace(STATE_PATH, f.value_span, want, safe=False,
-                                 description=f"Set Active Work.Id to `{want}`, the cycle its records name"))
-    try:
-        project._respelt_id = out
-    except AttributeError:
-        pass
-    return out
 
 
 @rule(
@@ -227,7 +93,7 @@ reopened".
 )
 def cycle_id_reused(project):
     st = project.state
-    f = _id_field(project, st)
+    f = id_field(project, st)
     if f is None or f.value == "UNSET":
         return
     ws = st.workflow_state
@@ -269,7 +135,7 @@ cycle ID yourself or reuse one."
     no_fix_reason="Get a new ID from the tool.",
 )
 def cycle_id_timestamp(project):
-    f = _id_field(project, project.state)
+    f = id_field(project, project.state)
     if f is None or not CYCLE_ID_RE.match(f.value):
         return
     m = _STAMP.search(f.value)

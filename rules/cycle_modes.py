@@ -1,7 +1,8 @@
-"""Cycle modes and completion policies: what each ``CycleMode`` allows in
-``.standards/STATE.md`` (PROTOCOL.md: Cycle Modes, Completion Policies,
-Documentation Cycle Contract; protocol/expedited.md: Expedited Cycle Contract;
-protocol/user-decisions.md: Start a cycle, Switch verification cadence).
+"""Cycle modes: what each ``CycleMode`` allows in ``.standards/STATE.md``
+(PROTOCOL.md: Cycle Modes; protocol/user-decisions.md: Start a cycle, Switch
+verification cadence).  The Documentation and Expedited Cycle Contracts and
+the Completion Policies are checked in ``documentation_cycle``,
+``expedited_cycle`` and ``completion_policies``.
 
 Every rule reads only values that occur exactly once and are valid; anything
 missing, repeated or invalid is left to the STATE.md structure rules.
@@ -9,41 +10,29 @@ missing, repeated or invalid is left to the STATE.md structure rules.
 
 from __future__ import annotations
 
-from typing import Optional
-
-from standards_lint.protocol import (
-    COMPLETION_POLICIES,
-    CYCLE_ID_RE,
-    HANDOFF_KINDS,
-    PROJECT_MODES,
-    TERMINAL_STATES,
-    WORKFLOW_STATES,
-)
+from standards_lint.protocol import CYCLE_ID_RE, TERMINAL_STATES
 from standards_lint.rule import module_rules, replace, report, rule
+from standards_lint.model.accessors import (
+    CADENCES,
+    EXECUTION_MODES,
+    at,
+    aw_field,
+    cycle_mode,
+    frame_values,
+    handoff_kind,
+    header_field,
+    ho_field,
+    pending_cadence,
+    project_mode,
+    state_of,
+    valid,
+    workflow_state,
+)
+from standards_lint.fixes.handoff import unstarted_kind_fix
+from standards_lint.fixes.cadence import clear_pending_cadence_fix
 
 STATE = ".standards/STATE.md"
 
-# States each cycle mode's topology includes (Forward Transitions).
-DOCUMENTATION_OMITTED = ("DEVELOPING", "TESTING", "REVIEWING_IMPLEMENTATION")
-EXPEDITED_OMITTED = (
-    "SCOPING",
-    "ARCHITECTING",
-    "AUDITING",
-    "TESTING",
-    "DOCUMENTING",
-    "REVIEWING_FINAL",
-    "SYNCHRONIZING",
-)
-# The forward tail that IMPLEMENTATION_REVIEWED replaces with
-# REVIEWING_IMPLEMENTATION -> AWAITING_USER_SIGNOFF.
-FULL_DELIVERABLE_TAIL = ("DOCUMENTING", "REVIEWING_FINAL", "SYNCHRONIZING")
-ALLOWED_POLICIES = {
-    "STANDARD": ("FULL_DELIVERABLE", "IMPLEMENTATION_REVIEWED"),
-    "EXPEDITED": ("NONE",),
-    "DOCUMENTATION": ("NONE",),
-}
-EXECUTION_MODES = ("STANDARD", "EXPEDITED", "DOCUMENTATION")
-CADENCES = ("INCREMENTAL", "AFTER_IMPLEMENTATION")
 # States of the standard route before the implementation Reviewer.
 BEFORE_REVIEWER = ("SCOPING", "ARCHITECTING", "AUDITING", "DEVELOPING", "TESTING")
 # From these states the standard route still reaches DEVELOPING.
@@ -58,330 +47,7 @@ FROM_REVIEWER_ON = (
 INSTALLED_STATE = {"GREENFIELD": "SCOPING", "BROWNFIELD": "AUDITING"}
 
 
-# -- shared helpers (also used by signoff_readiness) ---------------------------
-def conflicted(project) -> bool:
-    """True when STATE.md, MODE.md or CONTEXT.md holds merge-conflict markers:
-    every workflow role stops there, so no workflow rule applies."""
-    return project.workflow_conflicted
-
-
-def state_of(project):
-    """The STATE.md model when workflow rules apply, else None."""
-    sm = project.state
-    if sm is None or conflicted(project):
-        return None
-    return sm
-
-
-def project_mode(project) -> Optional[str]:
-    """``ProjectMode`` from MODE.md when it occurs once with a valid value."""
-    doc = project.mode_doc
-    if doc is None:
-        return None
-    found = [f for f in doc.fields if f.name == "ProjectMode"]
-    if len(found) != 1 or found[0].value not in PROJECT_MODES:
-        return None
-    return found[0].value
-
-
-def header_field(sm, name):
-    return sm.one(sm.header, name)
-
-
-def aw_field(sm, name):
-    return sm.one(sm.active_work, name)
-
-
-def ho_field(sm, name):
-    return sm.one(sm.handoff, name)
-
-
-def valid(field, choices) -> Optional[str]:
-    """The field's value when it is one of *choices*, else None."""
-    if field is None or field.value not in choices:
-        return None
-    return field.value
-
-
-def workflow_state(sm) -> Optional[str]:
-    return valid(header_field(sm, "WorkflowState"), WORKFLOW_STATES)
-
-
-def cycle_mode(sm) -> Optional[str]:
-    return valid(header_field(sm, "CycleMode"), ("UNSET",) + EXECUTION_MODES)
-
-
-def completion_policy(sm) -> Optional[str]:
-    return valid(aw_field(sm, "CompletionPolicy"), COMPLETION_POLICIES)
-
-
-def handoff_kind(sm) -> Optional[str]:
-    return valid(ho_field(sm, "Kind"), HANDOFF_KINDS)
-
-
-def pending_cadence(sm) -> Optional[str]:
-    return valid(aw_field(sm, "PendingVerificationCadence"), ("NONE",) + CADENCES)
-
-
-def frame_values(sm) -> Optional[list[dict]]:
-    """One dict of field values per recovery frame; None without a single
-    Recovery section."""
-    if sm.recovery is None:
-        return None
-    return [{f.name: f.value for f in frame.fields} for frame in sm.frames]
-
-
-def baseline_status(sm) -> Optional[str]:
-    """``"NONE"``, ``"LIST"`` (unresolved reconciliation in the documented
-    list form, every entry with both ``SourceCycle`` and ``Request``), or None
-    when the value is missing or malformed (another rule reports that)."""
-    f = sm.baseline_field
-    if f is None:
-        return None
-    entries = sm.baseline_entries
-    if not f.bare and f.value == "NONE" and not entries:
-        return "NONE"
-    if f.bare and entries:
-        for item in entries:
-            names = [x.name for x in item.fields]
-            if names.count("SourceCycle") != 1 or names.count("Request") != 1:
-                return None
-            if any(not x.value.strip() for x in item.fields if x.name in ("SourceCycle", "Request")):
-                return None
-        return "LIST"
-    return None
-
-
-def at(field):
-    """Where to point for a field: its value."""
-    return (field.path, field.value_span)
-
-
-def _forward_state_fix(project):
-    """A FORWARD handoff from an included state into an omitted one: the
-    state is the forward step from `Handoff.From` (handoff.forward_fix;
-    with `WorkflowState` off the route that fix can only set it)."""
-    from standards_lint.rules.handoff import forward_fix
-
-    return forward_fix(project)
-
-
 # -- rules ---------------------------------------------------------------------
-@rule(
-    code="SL300",
-    name="state-omitted-by-documentation-cycle",
-    section="Documentation Cycle Contract",
-    owner="state",
-    summary="A DOCUMENTATION cycle never enters DEVELOPING, TESTING or REVIEWING_IMPLEMENTATION.",
-    explanation="""
-**What it does.** Reports a `WorkflowState` of `DEVELOPING`, `TESTING` or
-`REVIEWING_IMPLEMENTATION` while `CycleMode` is `DOCUMENTATION`.
-
-**Why.** PROTOCOL.md, Documentation Cycle Contract: "Development, Testing, and
-Implementation Review are intentionally omitted, not pending work." A defect
-needing them "does not authorize entry into an omitted state or automatic
-promotion"; the user keeps a documentation-only scope or cancels the cycle and
-starts a separate implementation cycle.
-
-**Fix safety.** Sometimes (unsafe): when the last handoff is a `FORWARD` from
-an included state and every passed gate's record is `COMPLETE`, a FORWARD
-cannot have entered an omitted state: `WorkflowState` becomes the forward
-step from `Handoff.From` (see SL410). Otherwise no fix.
-""",
-    fix="sometimes",
-    bad_example="`WorkflowState`: `TESTING` `CycleMode`: `DOCUMENTATION`",
-    good_example="`WorkflowState`: `DOCUMENTING` `CycleMode`: `DOCUMENTATION`",
-    help="Record the needed user decision in `Active Work.BlockedOn`, or route back to an included DOCUMENTATION state.",
-    no_fix_reason="Unless a FORWARD from an included state determines the step, the way out is a user decision recorded in `Active Work.BlockedOn`, or a legal route back to an included state.",
-)
-def documentation_omitted_state(project):
-    sm = state_of(project)
-    if sm is None or cycle_mode(sm) != "DOCUMENTATION":
-        return
-    ws = workflow_state(sm)
-    if ws in DOCUMENTATION_OMITTED:
-        yield report(
-            at(header_field(sm, "WorkflowState")),
-            f"WorkflowState {ws} is not part of a DOCUMENTATION cycle, which omits Development, "
-            "Testing and Implementation Review; stay on AUDITING -> SCOPING -> ARCHITECTING -> DOCUMENTING "
-            "-> REVIEWING_FINAL -> SYNCHRONIZING -> AWAITING_USER_SIGNOFF.",
-            _forward_state_fix(project),
-        )
-
-
-@rule(
-    code="SL301",
-    name="state-omitted-by-expedited-cycle",
-    section="Expedited Cycle Contract",
-    owner="state",
-    summary="An EXPEDITED cycle stays in DEVELOPING, REVIEWING_IMPLEMENTATION and AWAITING_USER_SIGNOFF.",
-    explanation="""
-**What it does.** Reports a `WorkflowState` outside the expedited topology
-(`SCOPING`, `ARCHITECTING`, `AUDITING`, `TESTING`, `DOCUMENTING`,
-`REVIEWING_FINAL`, `SYNCHRONIZING`) while `CycleMode` is `EXPEDITED`.
-
-**Why.** protocol/expedited.md, Expedited Cycle Contract: "Scoper, Architect,
-Auditor, Tester, Documenter, `REVIEWING_FINAL`, and Synchronizer are absent from
-the expedited forward topology." When one of them is needed, "use **Expedited
-Promotion**", which sets `CycleMode: STANDARD`.
-
-**Fix safety.** Sometimes (unsafe): when the last handoff is a `FORWARD` from
-an expedited state and every passed gate's record is `COMPLETE`,
-`WorkflowState` becomes the forward step from `Handoff.From` (see SL420).
-Otherwise no fix: promotion changes several fields and needs a reason.
-""",
-    fix="sometimes",
-    bad_example="`WorkflowState`: `TESTING` `CycleMode`: `EXPEDITED`",
-    good_example="`WorkflowState`: `REVIEWING_IMPLEMENTATION` `CycleMode`: `EXPEDITED`",
-    help="Move back to an expedited state, or promote the cycle to STANDARD (Expedited Promotion) with a PromotionReason.",
-    no_fix_reason="Unless a FORWARD from an expedited state determines the step, promotion changes several fields and needs a reason.",
-)
-def expedited_omitted_state(project):
-    sm = state_of(project)
-    if sm is None or cycle_mode(sm) != "EXPEDITED":
-        return
-    ws = workflow_state(sm)
-    if ws in EXPEDITED_OMITTED:
-        yield report(
-            at(header_field(sm, "WorkflowState")),
-            f"WorkflowState {ws} is not part of an EXPEDITED cycle (DEVELOPING -> REVIEWING_IMPLEMENTATION "
-            "-> AWAITING_USER_SIGNOFF). Promote the cycle to STANDARD before work that needs an omitted role.",
-            _forward_state_fix(project),
-        )
-
-
-@rule(
-    code="SL302",
-    name="implementation-reviewed-tail-without-recovery",
-    section="Completion Policies",
-    owner="state",
-    summary="Under IMPLEMENTATION_REVIEWED, DOCUMENTING, REVIEWING_FINAL and SYNCHRONIZING need active recovery.",
-    explanation="""
-**What it does.** Reports a `STANDARD` cycle with
-`CompletionPolicy: IMPLEMENTATION_REVIEWED` in `DOCUMENTING`, `REVIEWING_FINAL`
-or `SYNCHRONIZING` while the recovery stack is empty.
-
-**Why.** PROTOCOL.md, Recovery Mechanics: "`IMPLEMENTATION_REVIEWED` omits only
-the normal forward tail; corrective routing may still enter `DOCUMENTING`,
-`REVIEWING_FINAL`, or `SYNCHRONIZING`. Those states require active recovery
-under the shorter policy." Normal downstream work requires `FULL_DELIVERABLE`.
-
-**Fix safety.** No fix: either the user withdraws the shorter policy or the
-work belongs to a recovery frame.
-""",
-    bad_example="`WorkflowState`: `DOCUMENTING` `CycleMode`: `STANDARD`\n\n`CompletionPolicy`: `IMPLEMENTATION_REVIEWED`\n\n## Recovery\n\n`Active`: `false`",
-    good_example="`WorkflowState`: `DOCUMENTING` `CycleMode`: `STANDARD`\n\n`CompletionPolicy`: `FULL_DELIVERABLE`",
-    help="Either route the work through a recovery frame, or have the user withdraw IMPLEMENTATION_REVIEWED (COMPLETION_CHANGE).",
-    no_fix_reason="Either the user withdraws the shorter policy or the work belongs to a recovery frame.",
-)
-def implementation_reviewed_tail(project):
-    sm = state_of(project)
-    if sm is None or cycle_mode(sm) != "STANDARD" or completion_policy(sm) != "IMPLEMENTATION_REVIEWED":
-        return
-    ws = workflow_state(sm)
-    frames = frame_values(sm)
-    if ws not in FULL_DELIVERABLE_TAIL or frames is None:
-        return
-    # "Those states require active recovery": what Recovery.Active declares
-    # (a stack that contradicts it is SL501's finding), else the stack itself.
-    declared = sm.value(sm.recovery, "Active")
-    active = declared == "true" if declared in ("true", "false") else bool(frames)
-    if not active:
-        why = "the recovery stack is empty" if not frames else "Recovery.Active is `false`"
-        yield report(
-            at(header_field(sm, "WorkflowState")),
-            f"WorkflowState {ws} is outside the normal IMPLEMENTATION_REVIEWED route and {why}. "
-            "Corrective work there needs active recovery with a frame; normal downstream work needs "
-            "CompletionPolicy FULL_DELIVERABLE.",
-        )
-
-
-@rule(
-    code="SL303",
-    name="completion-policy-cycle-mode-mismatch",
-    section="Completion Policies",
-    owner="state",
-    summary="STANDARD needs FULL_DELIVERABLE or IMPLEMENTATION_REVIEWED; EXPEDITED and DOCUMENTATION need NONE.",
-    explanation="""
-**What it does.** Compares `Active Work.CompletionPolicy` with `CycleMode` for
-an active cycle.
-
-**Why.** PROTOCOL.md, Completion Policies: `NONE` "is invalid for an active
-standard cycle"; "Each expedited cycle uses `NONE`"; "Each documentation cycle
-uses `NONE`".
-
-**Fix safety.** Sometimes: for `EXPEDITED` and `DOCUMENTATION` the value is
-fully determined (`NONE`), but the mismatch may lie in `CycleMode` instead, so
-the fix is unsafe, and it is not offered when `WorkflowState` is not part of
-the mode either (SL300, SL301: then `CycleMode` is the likelier error). For
-`STANDARD` the policy is the user's choice; no fix.
-""",
-    fix="sometimes",
-    bad_example="`CycleMode`: `DOCUMENTATION`\n\n`CompletionPolicy`: `FULL_DELIVERABLE`",
-    good_example="`CycleMode`: `DOCUMENTATION`\n\n`CompletionPolicy`: `NONE`",
-    help="Set `CompletionPolicy` to the policy the mode allows (STANDARD: the user's FULL_DELIVERABLE or IMPLEMENTATION_REVIEWED; EXPEDITED and DOCUMENTATION: NONE), or correct `CycleMode`.",
-)
-def policy_mode_mismatch(project):
-    sm = state_of(project)
-    if sm is None:
-        return
-    mode = cycle_mode(sm)
-    policy = completion_policy(sm)
-    if mode not in ALLOWED_POLICIES or policy is None or policy in ALLOWED_POLICIES[mode]:
-        return
-    field = aw_field(sm, "CompletionPolicy")
-    if mode == "STANDARD":
-        expected = "FULL_DELIVERABLE (the default) or IMPLEMENTATION_REVIEWED (an explicit user choice)"
-        fix = None
-    else:
-        expected = "NONE"
-        fix = replace(field.path, field.value_span, "NONE", safe=False, description="Set CompletionPolicy to NONE")
-        omitted = EXPEDITED_OMITTED if mode == "EXPEDITED" else DOCUMENTATION_OMITTED
-        if workflow_state(sm) in omitted:
-            fix = None  # the state is not the mode's either (SL300/SL301): CycleMode may be the wrong one
-    yield report(
-        at(field),
-        f"CompletionPolicy {policy} is not valid with CycleMode {mode}; a {mode} cycle uses {expected}.",
-        fix=fix,
-    )
-
-
-@rule(
-    code="SL304",
-    name="unstarted-cycle-completion-policy",
-    section="Completion Policies",
-    owner="state",
-    summary="Before any cycle starts, Active Work.CompletionPolicy is NONE.",
-    explanation="""
-**What it does.** Reports a standard completion policy while
-`Active Work.Id` is still `UNSET`.
-
-**Why.** PROTOCOL.md, Completion Policies: "Installation and project reset
-initialize `CompletionPolicy: NONE`", and "With no active cycle, select the
-policy only as part of **Start a cycle**; there is no standalone next-cycle
-policy preference" (protocol/user-decisions.md, Change completion policy).
-
-**Fix safety.** Unsafe fix to `NONE`: the value is determined, but an erased
-`Id` could be the real mistake.
-""",
-    fix="unsafe",
-    bad_example="`CompletionPolicy`: `FULL_DELIVERABLE` `Id`: `UNSET`",
-    good_example="`CompletionPolicy`: `NONE` `Id`: `UNSET`",
-    help="Set `CompletionPolicy` to `NONE` (no cycle has started), or restore the cycle's `Id`.",
-)
-def unstarted_policy(project):
-    sm = state_of(project)
-    if sm is None or sm.aw("Id") != "UNSET":
-        return
-    policy = completion_policy(sm)
-    if policy in ("FULL_DELIVERABLE", "IMPLEMENTATION_REVIEWED"):
-        field = aw_field(sm, "CompletionPolicy")
-        yield report(
-            at(field),
-            f"No cycle has started (Active Work.Id is UNSET), so Active Work.CompletionPolicy must be NONE, "
-            f"not {policy}; a policy is chosen only when a cycle starts.",
-            fix=replace(field.path, field.value_span, "NONE", safe=False, description="Set CompletionPolicy to NONE"),
-        )
 
 
 @rule(
@@ -466,22 +132,6 @@ def unstarted_handoff(project):
         )
 
 
-def unstarted_kind_fix(project):
-    """Installation's `Handoff.Kind: INITIAL` (State-update rules, 1) when
-    three records agree that no cycle has started (`Active Work.Id`,
-    `Request` and `CycleMode` all `UNSET`) and the rest of the handoff is
-    the installed one already (`From` and `FailureType` `NONE`): only the
-    kind was miswritten."""
-    sm = state_of(project)
-    if sm is None or sm.aw("Id") != "UNSET" or sm.aw("Request") != "UNSET" or cycle_mode(sm) != "UNSET":
-        return None
-    f = ho_field(sm, "Kind")
-    if f is None or f.value == "INITIAL" or sm.ho("From") != "NONE" or sm.ho("FailureType") != "NONE":
-        return None
-    return replace(f.path, f.value_span, "INITIAL", safe=False,
-                   description="Set Handoff.Kind to INITIAL: no cycle has started")
-
-
 @rule(
     code="SL307",
     name="active-cycle-mode-unset",
@@ -558,146 +208,6 @@ def greenfield_modes(project):
 
 
 @rule(
-    code="SL309",
-    name="documentation-cycle-entry-state",
-    section="Documentation Cycle Contract",
-    owner="state",
-    summary="A DOCUMENTATION cycle starts in AUDITING.",
-    explanation="""
-**What it does.** Reports a `DOCUMENTATION` cycle whose handoff is still the
-cycle-start handoff (`INITIAL` or `NEW_CYCLE`) while `WorkflowState` is not
-`AUDITING`.
-
-**Why.** protocol/user-decisions.md, Start a cycle: "`WorkflowState`:
-`AUDITING` when ... the chosen mode is `DOCUMENTATION`, so Auditor establishes
-baseline status first"; Standalone Documenter entry: "The resulting state is
-`AUDITING`, not `DOCUMENTING`." Every later state change records a new handoff.
-
-**Fix safety.** Sometimes (unsafe): when the cycle's history shows nothing
-after its start (no record of the cycle, its Active Work paths `NONE`, an
-empty inactive stack), `WorkflowState` becomes `AUDITING`. Otherwise, and
-from a terminal state (the user's decision), no fix.
-""",
-    fix="sometimes",
-    bad_example="`WorkflowState`: `DOCUMENTING` `CycleMode`: `DOCUMENTATION`\n\n## Handoff\n\n`Kind`: `INITIAL`",
-    good_example="`WorkflowState`: `AUDITING` `CycleMode`: `DOCUMENTATION`\n\n## Handoff\n\n`Kind`: `INITIAL`",
-    help="Start the DOCUMENTATION cycle in `AUDITING`.",
-    no_fix_reason="Once the cycle has records or paths, which state the work is really in needs the cycle's history.",
-)
-def documentation_entry(project):
-    sm = state_of(project)
-    if sm is None or cycle_mode(sm) != "DOCUMENTATION":
-        return
-    kind = handoff_kind(sm)
-    ws = workflow_state(sm)
-    if kind in ("INITIAL", "NEW_CYCLE") and ws is not None and ws != "AUDITING":
-        yield report(
-            at(header_field(sm, "WorkflowState")),
-            f"A DOCUMENTATION cycle starts in AUDITING for {kind} entry, but WorkflowState is {ws} "
-            f"while Handoff.Kind is still {kind}.",
-            _untouched_start_fix(project, sm, ws),
-        )
-
-
-def _untouched_start_fix(project, sm, ws):
-    """`WorkflowState: AUDITING` when the cycle's history shows nothing
-    after its start: no record of the cycle anywhere, its Active Work paths
-    still `NONE`, an empty inactive stack.  A terminal state is the user's
-    decision: no fix."""
-    cid = sm.aw("Id")
-    field = header_field(sm, "WorkflowState")
-    if field is None or ws in TERMINAL_STATES or not cid or not CYCLE_ID_RE.match(cid):
-        return None
-    if any(sm.aw(name) != "NONE" for name in ("Scope", "Architecture", "Development")):
-        return None
-    if sm.recovery is None or sm.frames or sm.value(sm.recovery, "Active") != "false":
-        return None
-    if project.records_of(cid):
-        return None
-    return replace(field.path, field.value_span, "AUDITING", safe=False,
-                   description="Set WorkflowState to AUDITING: the DOCUMENTATION cycle has only started")
-
-
-def _clear_pending_cadence(sm, message: str):
-    """A finding at PendingVerificationCadence whose safe fix sets it to NONE."""
-    field = aw_field(sm, "PendingVerificationCadence")
-    return report(
-        at(field), message,
-        fix=replace(field.path, field.value_span, "NONE", description="Clear PendingVerificationCadence"),
-    )
-
-
-@rule(
-    code="SL310",
-    name="documentation-pending-cadence",
-    section="Documentation Cycle Contract",
-    owner="state",
-    summary="A DOCUMENTATION cycle keeps Active Work.PendingVerificationCadence NONE.",
-    explanation="""
-**What it does.** Reports a pending verification cadence in a `DOCUMENTATION`
-cycle.
-
-**Why.** PROTOCOL.md, Active Work: "Documentation cycles keep it `NONE` because
-they schedule no implementation or Tester assessments"; protocol/user-decisions.md,
-Switch verification cadence: "`DOCUMENTATION` has no implementation or Tester
-scheduling. Keep `PendingVerificationCadence: NONE`".
-
-**Fix safety.** Safe: the value is fixed by the protocol and the request has no
-effect in this cycle.
-""",
-    fix="safe",
-    bad_example="`CycleMode`: `DOCUMENTATION`\n\n`PendingVerificationCadence`: `INCREMENTAL`",
-    good_example="`CycleMode`: `DOCUMENTATION`\n\n`PendingVerificationCadence`: `NONE`",
-    help="Set `PendingVerificationCadence` to `NONE`.",
-)
-def documentation_cadence(project):
-    sm = state_of(project)
-    if sm is None or cycle_mode(sm) != "DOCUMENTATION":
-        return
-    cadence = pending_cadence(sm)
-    if cadence in CADENCES:
-        yield _clear_pending_cadence(
-            sm,
-            f"A DOCUMENTATION cycle keeps Active Work.PendingVerificationCadence NONE, not {cadence}; it "
-            "schedules no implementation or Tester assessments.",
-        )
-
-
-@rule(
-    code="SL311",
-    name="documentation-development-path",
-    section="Documentation Cycle Contract",
-    owner="state",
-    summary="A DOCUMENTATION cycle keeps Active Work.Development NONE.",
-    explanation="""
-**What it does.** Reports an `Active Work.Development` path in a
-`DOCUMENTATION` cycle.
-
-**Why.** PROTOCOL.md, Active Work: "In documentation work, Scoper and Architect
-still persist their paths; `Development` remains `NONE` throughout the cycle."
-Documentation Cycle Contract: do "not fabricate current-cycle records".
-
-**Fix safety.** No fix: a development record may exist and needs a decision.
-""",
-    bad_example="`CycleMode`: `DOCUMENTATION`\n\n`Development`: `.standards/docs/development/x.md`",
-    good_example="`CycleMode`: `DOCUMENTATION`\n\n`Development`: `NONE`",
-    help="Set `Active Work.Development` to `NONE`, and ask the user what happens to an existing plan.",
-    no_fix_reason="A development record may exist and needs a decision.",
-)
-def documentation_development(project):
-    sm = state_of(project)
-    if sm is None or cycle_mode(sm) != "DOCUMENTATION":
-        return
-    field = aw_field(sm, "Development")
-    if field is not None and field.value.strip() and field.value != "NONE":
-        yield report(
-            at(field),
-            f"A DOCUMENTATION cycle keeps Active Work.Development NONE, not `{field.value}`; development "
-            "is omitted from this cycle.",
-        )
-
-
-@rule(
     code="SL312",
     name="documentation-promotion-reason",
     section="Cycle Modes",
@@ -729,109 +239,6 @@ def documentation_promotion(project):
             at(field),
             "A DOCUMENTATION cycle keeps Active Work.PromotionReason NONE; it cannot be promoted in place. "
             "Record the needed decision in Active Work.BlockedOn instead.",
-        )
-
-
-@rule(
-    code="SL313",
-    name="expedited-scope-architecture",
-    section="Expedited Cycle Contract",
-    owner="state",
-    summary="An EXPEDITED cycle keeps Active Work.Scope and Active Work.Architecture NONE.",
-    explanation="""
-**What it does.** Reports a `Scope` or `Architecture` path in an `EXPEDITED`
-cycle.
-
-**Why.** protocol/expedited.md, Expedited Cycle Contract: "`Active Work.Request`
-is the change contract. `Scope` and `Architecture` remain `NONE` unless
-promotion later causes their owners to create them."
-
-**Fix safety.** No fix: the paths may mean the cycle needs promotion.
-""",
-    bad_example="`CycleMode`: `EXPEDITED`\n\n`Scope`: `.standards/docs/scope/x.md`",
-    good_example="`CycleMode`: `EXPEDITED`\n\n`Scope`: `NONE`",
-    help="Set Scope and Architecture to `NONE`, or promote the cycle to STANDARD if the paths are needed.",
-    no_fix_reason="The paths may mean the cycle needs promotion.",
-)
-def expedited_scope(project):
-    sm = state_of(project)
-    if sm is None or cycle_mode(sm) != "EXPEDITED":
-        return
-    for name in ("Scope", "Architecture"):
-        field = aw_field(sm, name)
-        if field is not None and field.value.strip() and field.value != "NONE":
-            yield report(
-                at(field),
-                f"An EXPEDITED cycle keeps Active Work.Scope and Active Work.Architecture as NONE; "
-                f"{name} is `{field.value}`. Promote the cycle if it needs formal scope or architecture.",
-            )
-
-
-@rule(
-    code="SL314",
-    name="expedited-baseline-reconciliation",
-    section="Expedited Cycle Contract",
-    owner="state",
-    summary="An EXPEDITED cycle cannot carry unresolved BaselineReconciliation.",
-    explanation="""
-**What it does.** Reports an `EXPEDITED` cycle whose
-`BaselineReconciliation` lists source cycles.
-
-**Why.** protocol/user-decisions.md, Start a cycle: "Unresolved reconciliation
-requires an Auditor-first `STANDARD` or `DOCUMENTATION` cycle, never
-`EXPEDITED`." Expedited promotion applies when safe completion needs "baseline
-status that needs Auditor-owned context".
-
-**Fix safety.** No fix.
-""",
-    bad_example="`CycleMode`: `EXPEDITED`\n\n`BaselineReconciliation`:\n\n- `SourceCycle`: `old-20260101T000000Z-0a1b2c3d`\n  `Request`: `Old.`",
-    good_example="`CycleMode`: `EXPEDITED`\n\n`BaselineReconciliation`: `NONE`",
-    help="Resolve the BaselineReconciliation in an Auditor-first STANDARD or DOCUMENTATION cycle, not in an EXPEDITED one.",
-    no_fix_reason="The reconciliation obligations must be carried to another cycle, which the user decides.",
-)
-def expedited_baseline(project):
-    sm = state_of(project)
-    if sm is None or cycle_mode(sm) != "EXPEDITED":
-        return
-    if baseline_status(sm) == "LIST":
-        yield report(
-            sm.baseline_field,
-            "An EXPEDITED cycle cannot carry BaselineReconciliation; unresolved reconciliation requires an "
-            "Auditor-first STANDARD or DOCUMENTATION cycle.",
-        )
-
-
-@rule(
-    code="SL315",
-    name="expedited-incremental-cadence",
-    section="Expedited Cycle Contract",
-    owner="state",
-    summary="An INCREMENTAL cadence request in an EXPEDITED cycle needs promotion first.",
-    explanation="""
-**What it does.** Reports `PendingVerificationCadence: INCREMENTAL` in an
-`EXPEDITED` cycle.
-
-**Why.** protocol/user-decisions.md, Switch verification cadence: "`EXPEDITED`
-supports only `AFTER_IMPLEMENTATION`. An explicit `INCREMENTAL` request
-authorizes **Expedited Promotion** ... Preserve the request as pending during
-promotion". An expedited cycle therefore never holds it.
-
-**Fix safety.** No fix: promotion is the protocol's answer.
-""",
-    bad_example="`CycleMode`: `EXPEDITED`\n\n`PendingVerificationCadence`: `INCREMENTAL`",
-    good_example="`CycleMode`: `STANDARD`\n\n`PendingVerificationCadence`: `INCREMENTAL`",
-    help="Promote the cycle to STANDARD before requesting INCREMENTAL cadence.",
-    no_fix_reason="Promotion is the protocol's answer.",
-)
-def expedited_incremental(project):
-    sm = state_of(project)
-    if sm is None or cycle_mode(sm) != "EXPEDITED":
-        return
-    if pending_cadence(sm) == "INCREMENTAL":
-        yield report(
-            at(aw_field(sm, "PendingVerificationCadence")),
-            "An INCREMENTAL request requires expedited promotion before recording standard-cycle scheduling; "
-            "EXPEDITED supports only AFTER_IMPLEMENTATION.",
         )
 
 
@@ -884,7 +291,7 @@ def stale_cadence(project):
         return
     if _scheduling_remains(ws, frames):
         return
-    yield _clear_pending_cadence(
+    yield clear_pending_cadence_fix(
         sm,
         f"Clear pending cadence intent ({cadence}): in {ws} no implementation or increment scheduling "
         "remains before Reviewer.",
@@ -939,45 +346,6 @@ def documentation_converted(project):
         f"Cycle `{cid}` was a DOCUMENTATION cycle at the last commit and is now {mode}. A DOCUMENTATION "
         "cycle cannot be converted in place; explicitly cancel it and start a separate cycle with a new ID.",
     )
-
-
-@rule(
-    code="SL318",
-    name="documentation-outstanding-obligations",
-    section="Documentation Cycle Contract",
-    owner="state",
-    summary="A DOCUMENTATION cycle has no expedited-promotion obligations.",
-    explanation="""
-**What it does.** Reports active `Outstanding Obligations` (or obligation
-entries) in a `DOCUMENTATION` cycle.
-
-**Why.** Outstanding obligations exist only through **Expedited Promotion**
-(PROTOCOL.md, Workflow State Reference: "only **Expedited Promotion** adds
-entries"), and Recovery Mechanics says of documentation cycles: "Do not create
-expedited-promotion obligations or current-cycle artifacts for omitted owners;
-preserve the existing cycle and recovery and use the contract's blocking user
-decision instead."
-
-**Fix safety.** No fix: the corrective work must be preserved elsewhere first.
-""",
-    bad_example="`CycleMode`: `DOCUMENTATION`\n\n## Outstanding Obligations\n\n`Active`: `true`",
-    good_example="`CycleMode`: `DOCUMENTATION`\n\n## Outstanding Obligations\n\n`Active`: `false`",
-    help="Remove the promotion obligations and preserve the corrective work elsewhere first (a user decision in BlockedOn).",
-    no_fix_reason="The corrective work must be preserved elsewhere first.",
-)
-def documentation_obligations(project):
-    sm = state_of(project)
-    if sm is None or cycle_mode(sm) != "DOCUMENTATION" or sm.obligations is None:
-        return
-    active = sm.one(sm.obligations, "Active")
-    entries = sm.obligation_entries
-    if (active is not None and active.value == "true") or entries:
-        where = at(active) if active is not None else sm.obligations
-        yield report(
-            where,
-            "DOCUMENTATION has no expedited promotion obligations; preserve recovery and use "
-            "Active Work.BlockedOn for an omitted-owner decision.",
-        )
 
 
 @rule(

@@ -11,6 +11,7 @@ from typing import Optional
 
 from standards_lint.protocol import PROJECT_MODES
 from standards_lint.rule import field_removal, module_rules, report, rule
+from standards_lint.fixes.spelling import meant_value
 
 MODE_PATH = ".standards/MODE.md"
 TITLE = "S.T.A.N.D.A.R.D.S. Project Mode"
@@ -175,7 +176,6 @@ def project_mode_invalid(project):
     if len(found) != 1 or not found[0].value.strip() or found[0].value in PROJECT_MODES:
         return
     f = found[0]
-    from standards_lint.rules.state_structure import meant_value
 
     yield report((MODE_PATH, f.value_span),
                  f"ProjectMode is `{f.value}`; it must be GREENFIELD or BROWNFIELD.",

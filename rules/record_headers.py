@@ -13,9 +13,10 @@ from standards_lint.findings import Edit, Fix
 from standards_lint.protocol import TERMINAL_STATES, VERIFICATION_CADENCES, record_path
 from standards_lint.records import provenance_of
 from standards_lint.rule import module_rules, replace, report, rule
-from standards_lint.rules.required_records import complete_due, complete_fix, complete_holds
-from standards_lint.rules.state_structure import meant_value
-from standards_lint.rules.user_styles import persistable_selector
+from standards_lint.fixes.records import complete_fix
+from standards_lint.model.cycle import complete_due, complete_holds
+from standards_lint.fixes.spelling import meant_value
+from standards_lint.model.user_styles import persistable_selector
 
 STATUSES = ("IN_PROGRESS", "BLOCKED", "COMPLETE")
 # Records whose header Status is IN_PROGRESS | BLOCKED | COMPLETE.

@@ -2,7 +2,7 @@
 sits at the active cycle's fixed record paths, where the cycle's records are,
 and what `Active Work.Scope`, `.Architecture` and `.Development` point to.
 
-Records are read with :mod:`standards_lint.rules.provenance` (every Markdown
+Records are read with :mod:`standards_lint.model.record_provenance` (every Markdown
 file outside the installed runtime; a valid block makes the file a record
 "even if it is later renamed or moved").
 """
@@ -20,33 +20,15 @@ from standards_lint.protocol import (
 )
 from standards_lint.findings import Edit, Fix, Rename
 from standards_lint.rule import module_rules, replace, report, rule
-from standards_lint.rules.provenance import (
-    COLLISION,
-    FIXED,
-    blocks,
-    current_cycle,
-    placement,
-)
+from standards_lint.model.record_provenance import COLLISION, FIXED, blocks, current_cycle, placement
 from standards_lint.provenance import label
+from standards_lint.model.record_paths import POINTERS, active_work_field, normalize_path, path_cycle
+from standards_lint.fixes.records import move_fix, respelt_id_fix
 
 # The plan's fixed path is also named by Active Work.Development, which is
 # where a wrong file there is reported (SL641/SL642).
 COLLISION_CHECKED = FIXED[1:]
 FIXED_TYPES = ("DEVELOPMENT", "VERIFICATION", "REVIEW", "DOCUMENTATION", "SYNCHRONIZATION")
-
-# Active Work path fields: expected artifact, owning state, owning role, noun.
-POINTERS = {
-    "Scope": ("SCOPE", "SCOPING", "Scoper", "scope"),
-    "Architecture": ("ARCHITECTURE", "ARCHITECTING", "Architect", "design"),
-    "Development": ("DEVELOPMENT", "DEVELOPING", "Developer", "plan"),
-}
-
-
-def _cycle_for_paths(project) -> Optional[str]:
-    cycle = current_cycle(project)
-    if cycle is None or "/" in cycle or "\\" in cycle or cycle in (".", ".."):
-        return None
-    return cycle
 
 
 def _fixed_paths(cycle: str):
@@ -55,25 +37,6 @@ def _fixed_paths(cycle: str):
 
 def _state_path(project):
     return project.state.path if project.state is not None else ".standards/STATE.md"
-
-
-def _aw_field(project, name):
-    state = project.state
-    if state is None:
-        return None
-    return state.one(state.active_work, name)
-
-
-def _normalize(value: str) -> Optional[str]:
-    """The repository-relative path an Active Work value names, or None when
-    it cannot name a file inside the repository."""
-    v = value.strip().replace("\\", "/")
-    if not v or v.startswith("/") or (len(v) > 1 and v[1] == ":"):
-        return None
-    p = posixpath.normpath(v)
-    if p == "." or p == ".." or p.startswith("../"):
-        return None
-    return p
 
 
 def _project_mode(project) -> Optional[str]:
@@ -108,7 +71,7 @@ def _passed(project, state: str, owner: str) -> bool:
 
 def _fixed_path_findings(project):
     """(code, path, span_or_None, message) for what sits at the fixed paths."""
-    cycle = _cycle_for_paths(project)
+    cycle = path_cycle(project)
     if cycle is None:
         return
     found = blocks(project)
@@ -284,7 +247,7 @@ def fixed_path_not_a_file(project):
 
 
 def _placement_findings(project):
-    cycle = _cycle_for_paths(project)
+    cycle = path_cycle(project)
     if cycle is None:
         return
     first, seconds = placement(project)
@@ -355,30 +318,7 @@ always cycle-owned at its fixed path. Its provenance block must match
 def record_wrong_path(project):
     for code, b, message in _placement_findings(project):
         if code == "SL635":
-            yield report((b.path, b.get("Artifact").span), message, _move_fix(project, b))
-
-
-def _move_fix(project, b):
-    """Move this cycle's one record of a type to its free fixed path (and
-    keep Active Work.Development pointing at the plan)."""
-    cycle = _cycle_for_paths(project)
-    if cycle is None:
-        return None
-    _first, seconds = placement(project)
-    if any((s.artifact, s.review_kind) == (b.artifact, b.review_kind) for s, _h in seconds):
-        return None
-    want = record_path(b.artifact, cycle, b.review_kind)
-    if project.exists(want):
-        return None
-    edits = ()
-    for name, (art, *_rest) in POINTERS.items():
-        field = _aw_field(project, name)
-        if field is None or _normalize(field.value) != b.path:
-            continue
-        if art != b.artifact:
-            return None  # another field names the file: moving it breaks that reference
-        edits = (Edit(project.state.path, field.value_span.start, field.value_span.end, want),)
-    return Fix(edits, "unsafe", f"Move {b.path} to {want}", (Rename(b.path, want),))
+            yield report((b.path, b.get("Artifact").span), message, move_fix(project, b))
 
 
 @rule(
@@ -407,7 +347,7 @@ correction evidence".
 )
 def corrective_resume_record_missing(project):
     state = project.state
-    cycle = _cycle_for_paths(project)
+    cycle = path_cycle(project)
     if state is None or cycle is None or state.cycle_mode != "DOCUMENTATION" or state.ho("Kind") != "RESUME":
         return
     art = {"DOCUMENTING": "DOCUMENTATION", "SYNCHRONIZING": "SYNCHRONIZATION"}.get(state.ho("From") or "")
@@ -443,7 +383,7 @@ def _pointer_fix(project, name: str, field):
     mode = project.state.cycle_mode
     if (mode == "EXPEDITED" and name != "Development") or (mode == "DOCUMENTATION" and name == "Development"):
         return None  # the mode keeps the field NONE (SL311, SL313)
-    cycle = _cycle_for_paths(project)
+    cycle = path_cycle(project)
     rec = _the_record(project, art) if cycle is not None else None
     if rec is None:
         return None
@@ -469,11 +409,11 @@ def _pointer_checks(project):
         return
     found = blocks(project)
     for name, (art, _owner, _role, _noun) in POINTERS.items():
-        field = _aw_field(project, name)
+        field = active_work_field(project, name)
         if field is None or field.value.strip() in ("NONE", ""):
             continue
         value = field.value
-        path = _normalize(value)
+        path = normalize_path(value)
         k = project.kind(path) if path is not None else None
         if k is None:
             yield ("SL640", field, f"Active Work.{name} points to {value}, which does not exist.",
@@ -486,7 +426,7 @@ def _pointer_checks(project):
             if block is not None and block.valid and (block.artifact != art or block.cycle != cycle):
                 fix = _pointer_fix(project, name, field)
                 if fix is None and block.artifact == art:
-                    fix = _respelt_id_fix(project, lambda want: block.cycle == want)
+                    fix = respelt_id_fix(project, lambda want: block.cycle == want)
                 yield ("SL641", field,
                        f"Active Work.{name} points to {value}, which is a {block.label} record for cycle "
                        f"`{block.cycle}`, not this cycle's {art}. Correct the reference; never adopt "
@@ -496,23 +436,10 @@ def _pointer_checks(project):
             if path != want:
                 fix = _pointer_fix(project, name, field)
                 if fix is None:
-                    fix = _respelt_id_fix(project, lambda cid: path == record_path("DEVELOPMENT", cid))
+                    fix = respelt_id_fix(project, lambda cid: path == record_path("DEVELOPMENT", cid))
                 yield ("SL642", field,
                        f"Active Work.Development points to {value}, but this cycle's DEVELOPMENT record "
                        f"must be at {want}.", fix)
-
-
-def _respelt_id_fix(project, cured):
-    """SL260's fix (Active Work.Id respelt to the generated ID it miscopies),
-    for a finding that the respelt ID cures: ``cured(id)`` says whether it
-    does (the record the field names is then this cycle's, or the plan then
-    sits at its fixed path)."""
-    from standards_lint.rules.cycle_ids import respelt_id
-
-    respelt = respelt_id(project)
-    if respelt is None or not cured(respelt[0]):
-        return None
-    return respelt[1]
 
 
 @rule(
@@ -614,7 +541,7 @@ def _none_checks(project):
     if ws is None or mode is None:
         return
     for name, (_art, owner, role, noun) in POINTERS.items():
-        field = _aw_field(project, name)
+        field = active_work_field(project, name)
         if field is None or field.value != "NONE":
             continue
         if name == "Development":
@@ -668,7 +595,7 @@ persist their paths; `Development` remains `NONE` throughout the cycle."
 def active_work_path_none_after_phase(project):
     for code, field, message in _none_checks(project):
         if code == "SL643":
-            name = next(n for n in POINTERS if _aw_field(project, n) is field)
+            name = next(n for n in POINTERS if active_work_field(project, n) is field)
             yield report((field.path, field.value_span), message, _pointer_fix(project, name, field))
 
 
@@ -699,7 +626,7 @@ and passing its applicable gate".
 def active_work_path_none_on_resume(project):
     for code, field, message in _none_checks(project):
         if code == "SL644":
-            name = next(n for n in POINTERS if _aw_field(project, n) is field)
+            name = next(n for n in POINTERS if active_work_field(project, n) is field)
             yield report((field.path, field.value_span), message, _pointer_fix(project, name, field))
 
 

@@ -12,7 +12,7 @@ from typing import Optional
 from standards_lint.ast import Container, Document
 from standards_lint.holding import tester_record_relaxed
 from standards_lint.rule import module_rules, report, rule
-from standards_lint.rules.development_plan import (
+from standards_lint.model.plan import (
     POSITIVE_RE,
     SUSPENDED_RE,
     active_frames,
@@ -28,7 +28,7 @@ from standards_lint.rules.development_plan import (
     tester_assignment,
     value_of,
 )
-from standards_lint.rules.verification import load_report
+from standards_lint.model.verification import load_report
 
 SUSPENDED_FIELDS = ("Recovery Frame", "Recovery Reason", "Purpose", "Target", "Assessed Inputs", "Next Action")
 _INCREMENT_TARGET_RE = re.compile(r"^Increment [1-9]\d*$")

@@ -8,7 +8,7 @@ protocol/user-decisions.md: Sign off, Cancel an active cycle).
 from __future__ import annotations
 
 from standards_lint.rule import module_rules, report, rule
-from standards_lint.rules.cycle_modes import (
+from standards_lint.model.accessors import (
     at,
     aw_field,
     baseline_status,
@@ -22,7 +22,7 @@ from standards_lint.rules.cycle_modes import (
     workflow_state,
 )
 from standards_lint.protocol import WORKFLOW_STATES
-from standards_lint.rules.recovery import stale_frame_fix
+from standards_lint.fixes.recovery import stale_frame_fix
 
 # Forward Transitions: the state that hands off to AWAITING_USER_SIGNOFF.
 SIGNOFF_SOURCE = {
@@ -96,7 +96,7 @@ def signoff_recovery(project):
         fix = None
         if not entries and (ob_active is None or ob_active.value != "true"):
             # A stack the handoff and the state both contradict (see
-            # recovery._stale_pop): popping it clears the finding.
+            # fixes.recovery.stale_pop): popping it clears the finding.
             fix = stale_frame_fix(project, clear=True)
         yield report(
             at(header_field(sm, "WorkflowState")),

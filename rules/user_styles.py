@@ -5,15 +5,8 @@ from __future__ import annotations
 
 from standards_lint.protocol import TERMINAL_STATES
 from standards_lint.rule import module_rules, report, rule
+from standards_lint.model.user_styles import ROLE_FOLDER, STYLES_DIR, matches, role_styles
 
-# Roles that persist their selection, by record type (PROTOCOL.md, User Styles).
-ROLE_FOLDER = {
-    "DEVELOPMENT": "developer",
-    "VERIFICATION": "tester",
-    "REVIEW": "reviewer",
-    "DOCUMENTATION": "documenter",
-    "SYNCHRONIZATION": "synchronizer",
-}
 # The record whose role owns each workflow state: its saved selection is the
 # one reloaded when the role resumes there.
 OWNED_RECORD = {
@@ -24,7 +17,6 @@ OWNED_RECORD = {
     "DOCUMENTING": ("DOCUMENTATION", None),
     "SYNCHRONIZING": ("SYNCHRONIZATION", None),
 }
-STYLES_DIR = ".standards/user-styles"
 
 
 def _concrete(selector: str) -> bool:
@@ -32,41 +24,6 @@ def _concrete(selector: str) -> bool:
     finding): nonblank, no `|`, not entirely enclosed in `<...>`."""
     s = selector.strip()
     return bool(s) and "|" not in s and not (s.startswith("<") and s.endswith(">"))
-
-
-# The record templates' own placeholders for a style name: never a selection.
-TEMPLATE_PLACEHOLDERS = ("<identifier>", "<style-name>")
-
-
-def role_styles(project, role: str) -> list[str]:
-    """The selectable style files of *role*: direct child Markdown files of
-    its folder, by file name."""
-    prefix = f"{STYLES_DIR}/{role}/"
-    return [
-        f[len(prefix):] for f in project.files
-        if f.startswith(prefix) and "/" not in f[len(prefix):] and f.lower().endswith(".md")
-        and project.kind(f) == "file"
-    ]
-
-
-def persistable_selector(project, artifact: str, selector: str):
-    """The full file name a record must save for a selector that names a
-    style by a stem entirely enclosed in `<...>` (*"`<formal>.md` persists as
-    `<formal>.md`, never `<formal>`"*, User Styles), when exactly that file
-    is one of the role's styles; otherwise None."""
-    role = ROLE_FOLDER.get(artifact)
-    s = selector.strip()
-    if role is None or not (s.startswith("<") and s.endswith(">")) or s in TEMPLATE_PLACEHOLDERS:
-        return None
-    if "|" in s or "/" in s or "\\" in s:
-        return None
-    found = _matches(s, role_styles(project, role))
-    return found[0] if found == [s + ".md"] else None
-
-
-def _matches(selector: str, files: list[str]) -> list[str]:
-    """Style files the selector names: the filename stem or the full name."""
-    return [f for f in files if f == selector or f == selector + ".md"]
 
 
 @rule(
@@ -133,7 +90,7 @@ def user_style_unresolved(project):
             continue
         if role not in listing:
             listing[role] = role_styles(project, role)
-        found = _matches(selector, listing[role])
+        found = matches(selector, listing[role])
         if not found:
             yield report(where, f"`User Style` `{selector}` selects no file in {folder}/; restore the style, choose an available one, or clear it to `NONE`.")
         elif len(found) > 1:

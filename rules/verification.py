@@ -15,34 +15,28 @@ from standards_lint.findings import Edit, Fix
 from standards_lint.holding import holding, tester_record_relaxed
 from standards_lint.protocol import record_path
 from standards_lint.rule import module_rules, report, rule
-from standards_lint.rules.development_plan import (
+from standards_lint.fixes.plan import header_fields_once, handoff_heading_fix
+from standards_lint.model.plan import (
     REVIEWER_OR_LATER,
     cycle_id,
-    cycle_record,
     fields,
     field_anchor,
     header_anchor,
-    header_fields_once,
     live_cycle,
     load_plan,
     one_field,
     top_frame_in_correction,
     frame_value,
-    handoff_heading_fix,
     stack_in_order,
     tester_assignment,
     valid_checkpoint,
     value_of,
 )
+from standards_lint.model.verification import load_report
+from standards_lint.model.acceptance import partial_gaps_for
 
 PURPOSES = ("FULL", "INCREMENT", "CORRECTION")
 _INCREMENT_TARGET_RE = re.compile(r"^Increment (\d+)$")
-
-
-def load_report(project) -> Optional[Document]:
-    if not live_cycle(project):
-        return None
-    return cycle_record(project, "VERIFICATION")
 
 
 def _purpose(doc: Document) -> Optional[str]:
@@ -118,7 +112,6 @@ def assigned_assessment(project, doc: Document) -> Optional[tuple[str, str]]:
             return None
         if _report_status(doc) == "COMPLETE":
             return None
-        from standards_lint.rules.acceptance import partial_gaps_for
 
         if partial_gaps_for(project, doc.path, "INCREMENT"):
             return None

@@ -1,0 +1,37 @@
+"""STATE.md fixes several rules share."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from standards_lint.ast import Field
+from standards_lint.findings import Edit, Fix
+from standards_lint.model.state_values import STATE_PATH
+from standards_lint.rule import field_removal, replace
+
+
+def section_respell_fix(st, title: str) -> Optional[Fix]:
+    """SL201's fix for a missing ``## title`` section whose heading is spelt
+    in another letter case or spacing (``## handoff``): respell the one such
+    heading; None when there is none or several."""
+    near = [s for s in st.doc.sections if s.title.strip().lower() == title.lower()]
+    if len(near) != 1:
+        return None
+    return replace(STATE_PATH, near[0].heading.span, f"## {title}",
+                   description=f"Spell the heading `## {title}`")
+
+
+def remove_field_span(text: str, f: Field) -> tuple[int, int]:
+    """Span removing *f* and the single space that separates it."""
+    return field_removal(text, f.span)
+
+
+def keep_determined_fix(text: str, found: list, value: Optional[str]) -> Optional[Fix]:
+    """For a field repeated with different values: keep the first copy that
+    holds *value* (the one the rest of STATE.md determines), remove the
+    others (unsafe); None when no copy holds it."""
+    keep = next((f for f in found if f.value == value), None) if value is not None else None
+    if keep is None:
+        return None
+    edits = tuple(Edit(STATE_PATH, *remove_field_span(text, f), "") for f in found if f is not keep)
+    return Fix(edits, "unsafe", f"Keep `{keep.name}`: `{value}` and remove the other copies")

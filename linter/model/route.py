@@ -1,0 +1,19 @@
+"""The cycle's route: the states each cycle mode's topology omits (PROTOCOL.md,
+Forward Transitions; Documentation Cycle Contract; protocol/expedited.md)."""
+
+from __future__ import annotations
+
+
+# States each cycle mode's topology includes (Forward Transitions).
+DOCUMENTATION_OMITTED = ("DEVELOPING", "TESTING", "REVIEWING_IMPLEMENTATION")
+
+
+EXPEDITED_OMITTED = (
+    "SCOPING",
+    "ARCHITECTING",
+    "AUDITING",
+    "TESTING",
+    "DOCUMENTING",
+    "REVIEWING_FINAL",
+    "SYNCHRONIZING",
+)

@@ -1,0 +1,203 @@
+"""The Developer checkpoint gate (PROTOCOL.md, Checkpoint Handoffs): TESTING
+after a CHECKPOINT from DEVELOPING needs an approved plan whose current
+increment is defined, its steps done and self-checked."""
+
+from __future__ import annotations
+
+from standards_lint.model.plan import (
+    any_checkpoint,
+    developer_checkpoint,
+    field_anchor,
+    header_anchor,
+    load_plan,
+    one_field,
+    plan_path,
+    value_of,
+)
+from standards_lint.rule import module_rules, report, rule
+
+
+@rule(
+    code="SL830",
+    name="checkpoint-approved-plan",
+    section="Checkpoint Handoffs",
+    owner="record",
+    summary="A Developer checkpoint needs an approved plan with `User Style Locked: true`.",
+    explanation="""**What it does.** After a `CHECKPOINT` from `DEVELOPING`, reports a plan
+that is still `PROPOSED` (or has another non-approved status) or whose
+`User Style Locked` is not `true`.
+
+**Why.**
+> Before Developer hands off an increment: the plan has explicit approval under the
+> normal approval rules [...] (PROTOCOL.md, Checkpoint Handoffs)
+
+and the Developer template: "First approval covers the selection, including `NONE`, and
+sets `User Style Locked: true` for the rest of the cycle."
+
+**Fix safety.** No fix.""",
+    bad_example="`User Style Locked`: `true` `Status`: `PROPOSED` (in TESTING after CHECKPOINT)",
+    good_example="`User Style Locked`: `true` `Status`: `IN_PROGRESS` (in TESTING after CHECKPOINT)",
+    help="Approve the plan with the user's style locked (`User Style Locked`: `true`) before a checkpoint.",
+    no_fix_reason="Approval and the style lock are user decisions.",
+)
+def checkpoint_approved_plan(project):
+    if developer_checkpoint(project) is None:
+        return
+    plan = load_plan(project)
+    if plan is None:
+        return
+    status = plan.status
+    locked = value_of(plan.header, "User Style Locked")
+    if status in ("APPROVED", "IN_PROGRESS", "COMPLETE") and locked == "true":
+        return
+    yield report(field_anchor(plan.doc, one_field(plan.header, "Status")), "A checkpoint needs an approved plan (APPROVED, IN_PROGRESS or COMPLETE) with `User Style Locked`: `true`.")
+
+
+@rule(
+    code="SL831",
+    name="checkpoint-current-increment",
+    section="Checkpoint Handoffs",
+    owner="record",
+    summary="A Developer checkpoint needs INCREMENTAL cadence and `Current Increment` naming the handed-off increment.",
+    explanation="""**What it does.** After a `CHECKPOINT` from `DEVELOPING` naming
+`Increment N` in `Handoff.Reason`, reports a plan whose cadence is not `INCREMENTAL` or
+whose `Current Increment` is not `N`.
+
+**Why.**
+> With effective cadence `INCREMENTAL` and no active recovery, `CHECKPOINT` permits only
+> `DEVELOPING -> TESTING` and `TESTING -> DEVELOPING`. [...] Before Developer hands off an
+> increment: [...] `Current Increment` names a defined, testable outcome
+> (PROTOCOL.md, Checkpoint Handoffs)
+
+**Fix safety.** No fix.""",
+    bad_example="`Reason`: `Increment 1 ready.` ... plan: `Current Increment`: `9`",
+    good_example="`Reason`: `Increment 1 ready.` ... plan: `Current Increment`: `1`",
+    help="Set INCREMENTAL cadence and `Current Increment` to the handed-off increment.",
+    no_fix_reason="The cadence is a user decision and the increment the Developer's.",
+)
+def checkpoint_current_increment(project):
+    n = developer_checkpoint(project)
+    if n is None:
+        return
+    plan = load_plan(project)
+    if plan is not None and plan.cadence == "INCREMENTAL" and plan.current == str(n):
+        return
+    if plan is not None:
+        f = one_field(plan.header, "Current Increment") or one_field(plan.header, "Verification Cadence")
+        where = (plan.path, f.value_span) if f is not None else (plan.path, header_anchor(plan.doc))
+    else:
+        where = plan_path(project)
+        if where is None:
+            return
+    yield report(where, f"The checkpoint hands off Increment {n}, so the plan needs `Verification Cadence`: `INCREMENTAL` and `Current Increment`: `{n}`.")
+
+
+@rule(
+    code="SL832",
+    name="checkpoint-increment-defined",
+    section="Checkpoint Handoffs",
+    owner="record",
+    summary="The increment a checkpoint hands over must be defined in the plan.",
+    explanation="""**What it does.** After a `CHECKPOINT` in either direction (Developer to
+Tester, or Tester back to Developer) naming `Increment N`, reports a plan with no
+`### Increment N` entry. The plan is the record `Active Work.Development` names; when
+no record of this cycle is there (moved, renamed, or with a malformed provenance
+block), nothing is defined and the finding points at that path.
+
+**Why.**
+> Every checkpoint requires a defined increment. (PROTOCOL.md, Testable Increments)
+
+**Fix safety.** No fix.""",
+    bad_example="`Reason`: `Increment 2 ready.` ... plan defines only ### Increment 1",
+    good_example="`Reason`: `Increment 2 ready.` ... plan defines ### Increment 1 and ### Increment 2",
+    help="Define the handed-off increment in the plan, or name a defined one in the checkpoint.",
+    no_fix_reason="Which of the two is wrong is the Developer's call.",
+)
+def checkpoint_increment_defined(project):
+    n = any_checkpoint(project)
+    if n is None:
+        return
+    plan = load_plan(project)
+    if plan is not None and plan.increment(n) is not None:
+        return
+    path = plan_path(project) if plan is None else plan.path
+    if path is None:
+        return
+    yield report(path if plan is None else (path, header_anchor(plan.doc)), f"The checkpoint hands off Increment {n}, which has no definition in the development plan.")
+
+
+@rule(
+    code="SL833",
+    name="checkpoint-steps-done",
+    section="Checkpoint Handoffs",
+    owner="record",
+    summary="A checkpoint's increment steps and their dependencies must be DONE.",
+    explanation="""**What it does.** After a `CHECKPOINT` from `DEVELOPING` naming
+`Increment N`, reports each step of that increment's `Development Steps`, or of their
+dependencies, that is not `DONE`.
+
+**Why.**
+> Before Developer hands off an increment: [...] `Current Increment` names a defined,
+> testable outcome; all implementation steps and dependencies needed for that outcome are
+> `DONE` (PROTOCOL.md, Checkpoint Handoffs)
+
+**Fix safety.** No fix.""",
+    bad_example="### Increment 1 — `Development Steps`: `DEV-001`; DEV-001 `Status`: `PENDING`",
+    good_example="### Increment 1 — `Development Steps`: `DEV-001`; DEV-001 `Status`: `DONE`",
+    help="Finish the increment's steps and their dependencies (DONE) before the checkpoint.",
+    no_fix_reason="Finishing steps is implementation work.",
+)
+def checkpoint_steps_done(project):
+    n = developer_checkpoint(project)
+    if n is None:
+        return
+    plan = load_plan(project)
+    if plan is None:
+        return
+    inc = plan.increment(n)
+    if inc is None:
+        return
+    for s in plan.closure(inc.steps):
+        if not s.done:
+            where = (plan.path, s.status_field.value_span) if s.status_field is not None else s.container.heading
+            yield report(where, f"Checkpoint Increment {n} needs {s.id} and its dependencies DONE; {s.id} is not.")
+
+
+@rule(
+    code="SL834",
+    name="checkpoint-self-check",
+    section="Checkpoint Handoffs",
+    owner="record",
+    summary="Steps behind a checkpoint need persisted **Self-Check** evidence.",
+    explanation="""**What it does.** After a `CHECKPOINT` from `DEVELOPING` naming
+`Increment N`, reports each step of the increment (and its dependencies) that has no
+nonempty `**Self-Check**` paragraph.
+
+**Why.**
+> relevant self-checks are satisfactory and the assessed implementation content and
+> readiness claim are saved (PROTOCOL.md, Checkpoint Handoffs)
+
+and "Persist claims and actual evidence in the owning records before changing state".
+
+**Fix safety.** No fix.""",
+    bad_example="### DEV-001 — Search endpoint\n\n`Status`: `DONE` `Depends On`: `NONE`",
+    good_example="### DEV-001 — Search endpoint\n\n`Status`: `DONE` `Depends On`: `NONE`\n\n**Self-Check**\n\n`npm test` in the root; exit 0.",
+    help="Persist **Self-Check** evidence for every step behind the checkpoint.",
+    no_fix_reason="The evidence is the Developer's to produce.",
+)
+def checkpoint_self_check(project):
+    n = developer_checkpoint(project)
+    if n is None:
+        return
+    plan = load_plan(project)
+    if plan is None:
+        return
+    inc = plan.increment(n)
+    if inc is None:
+        return
+    for s in plan.closure(inc.steps):
+        if not s.self_check():
+            yield report(s.container.heading, f"{s.id} needs persisted **Self-Check** evidence before a checkpoint.")
+
+
+standards_lint_rules = module_rules(globals())

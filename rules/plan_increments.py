@@ -1,0 +1,228 @@
+"""The verification increments of the development plan (PROTOCOL.md, Testable
+Increments): numbered once each, with their fields, steps, acceptance IDs and
+ready outcome."""
+
+from __future__ import annotations
+
+from standards_lint.model.plan import AC_ID_RE, DEV_ID_RE, fields, labelled_block, load_plan
+from standards_lint.rule import module_rules, report, rule
+
+
+@rule(
+    code="SL820",
+    name="increment-numbering",
+    section="Testable Increments",
+    owner="record",
+    summary="`### Increment N` entries must be numbered 1, 2, 3, ... in order.",
+    explanation="""**What it does.** Reports an `### Increment N` entry whose number is not
+its position under `## Verification Increments`.
+
+**Why.**
+> The existing development plan holds ordered `### Increment N` entries, starting at 1
+> [...] Preserve existing numbers; append new entries rather than renumbering assessed
+> increments. (PROTOCOL.md, Testable Increments)
+
+**Fix safety.** No fix: renumbering assessed increments is itself forbidden.""",
+    bad_example="### Increment 1\n...\n### Increment 3",
+    good_example="### Increment 1\n...\n### Increment 2",
+    help="Number the `### Increment N` entries 1, 2, 3, ... in order.",
+    no_fix_reason="Renumbering assessed increments is itself forbidden.",
+)
+def increment_numbering(project):
+    plan = load_plan(project)
+    if plan is None:
+        return
+    for pos, inc in enumerate(plan.increments, 1):
+        if inc.number != pos:
+            yield report(
+                inc.container.heading,
+                f"Increment {inc.number} is entry {pos}; increments must be numbered 1, 2, 3, ... in order.",
+            )
+
+
+@rule(
+    code="SL821",
+    name="increment-duplicate",
+    section="Testable Increments",
+    owner="record",
+    summary="An increment number must be defined once.",
+    explanation="""**What it does.** Reports a second `### Increment N` entry with a number
+already used.
+
+**Why.** Increment numbers are "plan-local scheduling references" that checkpoints and
+assessments name (`Assessment Target: Increment N`); a repeated number makes them
+ambiguous. (PROTOCOL.md, Testable Increments)
+
+**Fix safety.** No fix.""",
+    bad_example="### Increment 1\n...\n### Increment 1",
+    good_example="### Increment 1\n...\n### Increment 2",
+    help="Define each increment number once.",
+    no_fix_reason="Which copy of the increment is current is the Developer's call.",
+)
+def increment_duplicate(project):
+    plan = load_plan(project)
+    if plan is None:
+        return
+    seen: set[int] = set()
+    for inc in plan.increments:
+        if inc.number in seen:
+            yield report(inc.container.heading, f"Increment {inc.number} is defined more than once.")
+        seen.add(inc.number)
+
+
+@rule(
+    code="SL822",
+    name="increment-fields-once",
+    section="Testable Increments",
+    owner="record",
+    summary="Each increment needs `Development Steps` and `Acceptance` exactly once.",
+    explanation="""**What it does.** Reports an `### Increment N` entry lacking, repeating or
+leaving empty `Development Steps` or `Acceptance`.
+
+**Why.**
+> The existing development plan holds ordered `### Increment N` entries, starting at 1,
+> with their `Development Steps`, `Acceptance`, and concrete `Ready Outcome`.
+> (PROTOCOL.md, Testable Increments)
+
+**Fix safety.** No fix.""",
+    bad_example="### Increment 1\n\n`Acceptance`: `AC-001`",
+    good_example="### Increment 1\n\n`Development Steps`: `DEV-001` `Acceptance`: `AC-001`",
+    help="Give the increment `Development Steps` and `Acceptance` once each, with values.",
+    no_fix_reason="The steps and conditions of an increment are planning decisions.",
+)
+def increment_fields_once(project):
+    plan = load_plan(project)
+    if plan is None:
+        return
+    for inc in plan.increments:
+        for name in ("Development Steps", "Acceptance"):
+            found = fields(inc.container, name)
+            if len(found) == 1 and found[0].value.strip():
+                continue
+            where = (plan.path, found[1].span) if len(found) > 1 else inc.container.heading
+            yield report(where, f"Increment {inc.number} needs `{name}` exactly once with a value.")
+
+
+@rule(
+    code="SL823",
+    name="increment-steps-format",
+    section="Testable Increments",
+    owner="record",
+    summary="An increment's `Development Steps` must list DEV-NNN IDs separated by commas.",
+    explanation="""**What it does.** Checks that an increment's `Development Steps` is a
+comma-separated list of `DEV-NNN` identifiers (and reports it when the field is unusable).
+
+**Why.** Increments name "their `Development Steps`" so that the checkpoint gate can
+require "all implementation steps and dependencies needed for that outcome" to be `DONE`.
+(PROTOCOL.md, Testable Increments; Checkpoint Handoffs)
+
+**Fix safety.** No fix.""",
+    bad_example="`Development Steps`: `the endpoint`",
+    good_example="`Development Steps`: `DEV-001, DEV-002`",
+    help="List the increment's steps as DEV-NNN IDs separated by commas.",
+    no_fix_reason="Which steps belong to the increment is a planning decision.",
+)
+def increment_steps_format(project):
+    plan = load_plan(project)
+    if plan is None:
+        return
+    for inc in plan.increments:
+        ids = inc.steps
+        if ids and all(DEV_ID_RE.match(i) for i in ids):
+            continue
+        where = (plan.path, inc.steps_field.value_span) if inc.steps_field is not None else inc.container.heading
+        yield report(where, f"Increment {inc.number}: `Development Steps` must name one or more DEV-NNN identifiers separated by commas.")
+
+
+@rule(
+    code="SL824",
+    name="increment-acceptance-format",
+    section="Testable Increments",
+    owner="record",
+    summary="An increment's `Acceptance` must list AC-NNN IDs separated by commas.",
+    explanation="""**What it does.** Checks that an increment's `Acceptance` is a
+comma-separated list of `AC-NNN` identifiers (and reports it when the field is unusable).
+
+**Why.** An increment is "usually one AC or a small group of dependent ACs"; increment
+references name acceptance conditions "without redefining them". (PROTOCOL.md, Testable
+Increments)
+
+**Fix safety.** No fix.""",
+    bad_example="`Acceptance`: `search works`",
+    good_example="`Acceptance`: `AC-001, AC-004`",
+    help="List the increment's conditions as AC-NNN IDs separated by commas.",
+    no_fix_reason="Which conditions the increment covers is a planning decision.",
+)
+def increment_acceptance_format(project):
+    plan = load_plan(project)
+    if plan is None:
+        return
+    for inc in plan.increments:
+        f = inc.acceptance_field
+        ids = [s.strip() for s in f.value.split(",") if s.strip()] if f is not None else []
+        if ids and all(AC_ID_RE.match(i) for i in ids):
+            continue
+        where = (plan.path, f.value_span) if f is not None else inc.container.heading
+        yield report(where, f"Increment {inc.number}: `Acceptance` must name one or more AC-NNN identifiers separated by commas.")
+
+
+@rule(
+    code="SL825",
+    name="increment-ready-outcome",
+    section="Testable Increments",
+    owner="record",
+    summary="Each increment needs a nonempty **Ready Outcome**.",
+    explanation="""**What it does.** Reports an `### Increment N` entry without a
+`**Ready Outcome**` paragraph, or with an empty one.
+
+**Why.** Increments carry "their `Development Steps`, `Acceptance`, and concrete
+`Ready Outcome`" — the observable outcome Tester assesses. (PROTOCOL.md, Testable
+Increments)
+
+**Fix safety.** No fix.""",
+    bad_example="### Increment 1\n\n`Development Steps`: `DEV-001` `Acceptance`: `AC-001`",
+    good_example="### Increment 1\n\n`Development Steps`: `DEV-001` `Acceptance`: `AC-001`\n\n**Ready Outcome**\n\nSearch endpoint returns matches.",
+    help="Write the increment's **Ready Outcome**.",
+    no_fix_reason="The outcome is the Developer's to describe.",
+)
+def increment_ready_outcome(project):
+    plan = load_plan(project)
+    if plan is None:
+        return
+    for inc in plan.increments:
+        body = labelled_block(plan.doc, inc.container, "Ready Outcome")
+        if not body:
+            yield report(inc.container.heading, f"Increment {inc.number} needs a nonempty **Ready Outcome**.")
+
+
+@rule(
+    code="SL826",
+    name="increment-unknown-step",
+    section="Testable Increments",
+    owner="record",
+    summary="An increment's `Development Steps` must name steps of the plan.",
+    explanation="""**What it does.** Reports a `DEV-NNN` in an increment's `Development
+Steps` that is not a step of the plan.
+
+**Why.** An increment "may require several `DEV-NNN` steps"; the checkpoint gate needs
+them and their dependencies `DONE` (PROTOCOL.md, Testable Increments; Checkpoint
+Handoffs). A step that does not exist cannot be.
+
+**Fix safety.** No fix.""",
+    bad_example="`Development Steps`: `DEV-009`",
+    good_example="`Development Steps`: `DEV-001`",
+    help="Name only steps of this plan in `Development Steps`.",
+    no_fix_reason="Whether the step is missing or the ID is a typo is the Developer's call.",
+)
+def increment_unknown_step(project):
+    plan = load_plan(project)
+    if plan is None:
+        return
+    ids = {s.id for s in plan.steps}
+    for inc in plan.increments:
+        for sid in inc.steps:
+            if DEV_ID_RE.match(sid) and sid not in ids:
+                yield report((plan.path, inc.steps_field.value_span), f"Increment {inc.number} names {sid}, which is not a step of this plan.")
+
+
+standards_lint_rules = module_rules(globals())
