@@ -208,10 +208,8 @@ class Model:
         current increment, suspended assignments), or None."""
         if self._is_head:
             return None
-        try:
-            from .plan import load_plan
-        except ImportError:  # pragma: no cover - until the plan reading moves here (issue 19)
-            from ..rules.development_plan import load_plan
+        from .plan import load_plan
+
         return load_plan(self.project)
 
     @cached_property
