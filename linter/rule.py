@@ -158,18 +158,24 @@ def field_removal(text: str, span: Span) -> tuple[int, int]:
     return start, end
 
 
+# What ``hookimpl`` (pluggy's ``HookimplMarker("standards_lint")``) sets on a
+# hook function, written out so that a rule module does not import pluggy:
+# the built-in rule modules are loaded without it, and pluggy fills in any
+# option a later version adds.  tests/test_engine.py checks the two agree.
+HOOKIMPL_OPTS = {"wrapper": False, "hookwrapper": False, "optionalhook": False, "tryfirst": False,
+                 "trylast": False, "specname": None}
+
+
 def module_rules(namespace: dict):
     """Make the ``standards_lint_rules`` hook implementation of a rule module.
 
     Use at the end of a module: ``standards_lint_rules = module_rules(globals())``.
     It returns every :class:`Rule` defined at module level, in definition order.
     """
-    from .hookspecs import hookimpl
-
     rules = [v for v in namespace.values() if isinstance(v, Rule)]
 
-    @hookimpl
     def standards_lint_rules():
         return list(rules)
 
+    standards_lint_rules.standards_lint_impl = dict(HOOKIMPL_OPTS)
     return standards_lint_rules
