@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from typing import Iterable, Optional
 
-import attrs
-
+from .data import Record, replace
 from .findings import Finding
 from .project import Project
 from .rule import Rule
@@ -35,21 +34,26 @@ LINTER_CODES = {
 }
 
 
-@attrs.define
-class PluginInfo:
-    name: str
-    module: str
-    version: str = ""
-    codes: list[str] = attrs.Factory(list)
-    error: str = ""
-    obj: object = None
+class PluginInfo(Record):
+    __slots__ = ("name", "module", "version", "codes", "error", "obj")
+
+    def __init__(self, name: str, module: str, version: str = "", codes: Optional[list[str]] = None,
+                 error: str = "", obj: object = None):
+        self.name = name
+        self.module = module
+        self.version = version
+        self.codes = [] if codes is None else codes
+        self.error = error
+        self.obj = obj
 
 
-@attrs.define
-class Registry:
-    rules: list[Rule]
-    plugins: list[PluginInfo]
-    errors: list[str]  # load problems (plugin failed, code collision)
+class Registry(Record):
+    __slots__ = ("rules", "plugins", "errors")
+
+    def __init__(self, rules: list[Rule], plugins: list[PluginInfo], errors: list[str]):
+        self.rules = rules
+        self.plugins = plugins
+        self.errors = errors  # load problems (plugin failed, code collision)
 
     def by_code(self) -> dict[str, Rule]:
         return {r.code: r for r in self.rules}
@@ -328,7 +332,7 @@ def load_registry(extra_modules: Iterable[str] = (), *, cached: bool = True) -> 
                 continue
             owners[r.code] = info.name
             info.codes.append(r.code)
-            rules.append(attrs.evolve(r, plugin=info.name))
+            rules.append(replace(r, plugin=info.name))
     rules.sort(key=lambda r: r.code)
     reg = Registry(rules, plugins, errors)
     if cached and not extra_modules:
@@ -383,13 +387,16 @@ def _hook_namespace(obj):
     return ns
 
 
-@attrs.define
-class Result:
-    findings: list[Finding]
-    project: Project
-    files_checked: int = 0
-    registry: Optional[Registry] = None
-    internal_errors: int = 0
+class Result(Record):
+    __slots__ = ("findings", "project", "files_checked", "registry", "internal_errors")
+
+    def __init__(self, findings: list[Finding], project: Project, files_checked: int = 0,
+                 registry: Optional[Registry] = None, internal_errors: int = 0):
+        self.findings = findings
+        self.project = project
+        self.files_checked = files_checked
+        self.registry = registry
+        self.internal_errors = internal_errors
 
     @property
     def error_count(self) -> int:

@@ -9,21 +9,24 @@ from __future__ import annotations
 
 from typing import Optional
 
-import attrs
-
 from .ast import Document
+from .data import Data
 from .protocol import record_path
 from .provenance import Provenance
 
 
-@attrs.define(eq=False)
-class Record:
-    path: str
-    artifact: str
-    cycle: str
-    review_kind: Optional[str]
-    provenance: Provenance
-    project: object = attrs.field(repr=False, default=None)
+class Record(Data):
+    __slots__ = ("path", "artifact", "cycle", "review_kind", "provenance", "project")
+    _no_repr = ("project",)
+
+    def __init__(self, path: str, artifact: str, cycle: str, review_kind: Optional[str], provenance: Provenance,
+                 project: object = None):
+        self.path = path
+        self.artifact = artifact
+        self.cycle = cycle
+        self.review_kind = review_kind
+        self.provenance = provenance
+        self.project = project
 
     @property
     def doc(self) -> Document:
