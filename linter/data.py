@@ -94,7 +94,8 @@ class Frozen(Record):
 
 def replace(obj, **changes):
     """A copy of *obj* with *changes* (``attrs.evolve``)."""
-    unknown = set(changes) - set(obj._fields)
-    if unknown:
-        raise TypeError(f"{type(obj).__name__} has no field {', '.join(sorted(unknown))}")
-    return type(obj)(**{n: changes[n] if n in changes else getattr(obj, n) for n in obj._fields})
+    cls = type(obj)
+    for name in changes:
+        if name not in cls._fields:
+            raise TypeError(f"{cls.__name__} has no field {name}")
+    return cls(*[changes[n] if n in changes else getattr(obj, n) for n in cls._fields])
