@@ -68,12 +68,8 @@ class Field(Node):
 
     def __init__(self, path: str, span: Span, name: str, value: str, name_span: Span, value_span: Span,
                  bare: bool = False):
-        self.path = path
-        self.span = span
-        self.name = name
-        self.value = value
-        self.name_span = name_span
-        self.value_span = value_span
+        self.path, self.span = path, span
+        self.name, self.value, self.name_span, self.value_span = name, value, name_span, value_span
         self.bare = bare
 
 

@@ -64,17 +64,9 @@ class Finding(Record):
     def __init__(self, code: str, severity: str, message: str, path: str, line: int, column: int, end_line: int,
                  end_column: int, section: str, rule: str = "", fix: Optional[Fix] = None, owner: str = "",
                  help: str = ""):
-        self.code = code
-        self.severity = severity
-        self.message = message
-        self.path = path
-        self.line = line
-        self.column = column
-        self.end_line = end_line
-        self.end_column = end_column
-        self.section = section
-        self.rule = rule
-        self.fix = fix
+        self.code, self.severity, self.message = code, severity, message
+        self.path, self.line, self.column, self.end_line, self.end_column = path, line, column, end_line, end_column
+        self.section, self.rule, self.fix = section, rule, fix
         self.owner = owner  # the role that must act on it (standards_lint.owners)
         self.help = help  # the next step when there is no machine fix
 

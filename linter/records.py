@@ -21,12 +21,8 @@ class Record(Data):
 
     def __init__(self, path: str, artifact: str, cycle: str, review_kind: Optional[str], provenance: Provenance,
                  project: object = None):
-        self.path = path
-        self.artifact = artifact
-        self.cycle = cycle
-        self.review_kind = review_kind
-        self.provenance = provenance
-        self.project = project
+        self.path, self.artifact, self.cycle, self.review_kind = path, artifact, cycle, review_kind
+        self.provenance, self.project = provenance, project
 
     @property
     def doc(self) -> Document:

@@ -28,14 +28,9 @@ class _Suppression(Record):
 
     def __init__(self, kind: str, codes: list[str], line: int, column: int, end_line: int, end_column: int,
                  first: int, last: int, used: "set | None" = None):
-        self.kind = kind
-        self.codes = codes
-        self.line = line
-        self.column = column
-        self.end_line = end_line
-        self.end_column = end_column
-        self.first = first  # first suppressed line
-        self.last = last  # last suppressed line
+        self.kind, self.codes = kind, codes
+        self.line, self.column, self.end_line, self.end_column = line, column, end_line, end_column
+        self.first, self.last = first, last  # the first and last suppressed lines
         self.used = set() if used is None else used
 
 
