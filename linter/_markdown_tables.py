@@ -5,6 +5,7 @@
 # while this file is stale.  Read by standards_lint.lalr, which documents the
 # format; marked `linguist-generated` in .gitattributes.
 GRAMMAR_SHA256 = 'e800636a00442fe20764a69cb55b7ce81dc0e0a9f38401d53f4326de2a3dd2e8'
+LARK_VERSION = '1.3.1'
 
 # One regex per distinct lexer: (pattern, flags).
 LEXERS = (

@@ -135,6 +135,7 @@ def generate(grammar_text: str) -> str:
     t = tables(grammar_text)
     out = [HEADER.format(lark_version=t["lark_version"])]
     out.append(f"GRAMMAR_SHA256 = {grammar_hash(grammar_text)!r}\n")
+    out.append(f"LARK_VERSION = {t['lark_version']!r}\n")
     out.append("\n# One regex per distinct lexer: (pattern, flags).\n")
     out.append("LEXERS = (\n")
     for pattern, flags in t["LEXERS"]:
