@@ -5,7 +5,7 @@ __version__ = "0.1.0"
 
 
 def cache_dir() -> str:
-    """Where standards-lint keeps its caches (grammar tables, entry points):
+    """Where standards-lint keeps its caches (results, Lark's grammar tables):
     $STANDARDS_LINT_CACHE_DIR, else $XDG_CACHE_HOME/standards-lint, else
     ~/.cache/standards-lint."""
     import os

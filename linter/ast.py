@@ -9,38 +9,53 @@ from __future__ import annotations
 
 from typing import Iterator, Optional
 
-import attrs
+from .data import Data, Record
 
 
-# Not frozen: a frozen attrs class sets each field through object.__setattr__,
-# which made span creation (hundreds of thousands in a large project) cost
-# three times as much.  Spans are values all the same: never assign to one.
-@attrs.define(unsafe_hash=True)
-class Span:
-    line: int
-    column: int
-    end_line: int
-    end_column: int
-    start: int  # character offset
-    end: int  # character offset (exclusive)
+class Span(Record):
+    """Where a node is: a value, compared and hashed field by field.  Never
+    assign to a span's fields (a node gets a new span instead); they are left
+    assignable only because a frozen class sets each field through
+    ``object.__setattr__``, which made span creation, hundreds of thousands in
+    a large project, cost three times as much."""
+
+    __slots__ = ("line", "column", "end_line", "end_column", "start", "end")
+
+    def __init__(self, line: int, column: int, end_line: int, end_column: int, start: int, end: int):
+        self.line = line
+        self.column = column
+        self.end_line = end_line
+        self.end_column = end_column
+        self.start = start  # character offset
+        self.end = end  # character offset (exclusive)
+
+    def __hash__(self) -> int:
+        return hash((self.line, self.column, self.end_line, self.end_column, self.start, self.end))
 
 
-@attrs.define(eq=False)
-class Node:
-    path: str
-    span: Span
+class Node(Data):
+    """A node of the AST: its file and its span.  Nodes compare by identity."""
+
+    __slots__ = ("path", "span")
+
+    def __init__(self, path: str, span: Span):
+        self.path = path
+        self.span = span
 
 
-@attrs.define(eq=False)
 class Code(Node):
     """A Markdown code span; ``value`` is its content without the fence."""
 
-    value: str
-    fence: int = 1
-    value_span: Optional[Span] = None
+    __slots__ = ("value", "fence", "value_span")
+
+    def __init__(self, path: str, span: Span, value: str, fence: int = 1, value_span: Optional[Span] = None):
+        self.path = path
+        self.span = span
+        self.value = value
+        self.fence = fence
+        self.value_span = value_span
 
 
-@attrs.define(eq=False)
 class Field(Node):
     """A field pair `` `Name`: `value` ``.
 
@@ -49,40 +64,59 @@ class Field(Node):
     ``value_span`` is the empty span just after the colon.
     """
 
-    name: str
-    value: str
-    name_span: Span
-    value_span: Span
-    bare: bool = False
+    __slots__ = ("name", "value", "name_span", "value_span", "bare")
+
+    def __init__(self, path: str, span: Span, name: str, value: str, name_span: Span, value_span: Span,
+                 bare: bool = False):
+        self.path, self.span = path, span
+        self.name, self.value, self.name_span, self.value_span = name, value, name_span, value_span
+        self.bare = bare
 
 
-@attrs.define(eq=False)
 class Comment(Node):
     """An HTML comment; ``closed`` is false when it runs to the end of input."""
 
-    text: str
-    closed: bool = True
+    __slots__ = ("text", "closed")
+
+    def __init__(self, path: str, span: Span, text: str, closed: bool = True):
+        self.path = path
+        self.span = span
+        self.text = text
+        self.closed = closed
 
 
-@attrs.define(eq=False)
 class ConflictMarker(Node):
-    text: str
+    __slots__ = ("text",)
+
+    def __init__(self, path: str, span: Span, text: str):
+        self.path = path
+        self.span = span
+        self.text = text
 
 
-@attrs.define(eq=False)
 class Prose(Node):
-    text: str
+    __slots__ = ("text",)
+
+    def __init__(self, path: str, span: Span, text: str):
+        self.path = path
+        self.span = span
+        self.text = text
 
 
-@attrs.define(eq=False)
 class ListItem(Node):
     """A list item with the fields, code spans and prose it holds."""
 
-    marker: str
-    fields: list[Field] = attrs.Factory(list)
-    codes: list[Code] = attrs.Factory(list)
-    text: str = ""
-    first_code: Optional[Code] = None
+    __slots__ = ("marker", "fields", "codes", "text", "first_code")
+
+    def __init__(self, path: str, span: Span, marker: str, fields: Optional[list[Field]] = None,
+                 codes: Optional[list[Code]] = None, text: str = "", first_code: Optional[Code] = None):
+        self.path = path
+        self.span = span
+        self.marker = marker
+        self.fields = [] if fields is None else fields
+        self.codes = [] if codes is None else codes
+        self.text = text
+        self.first_code = first_code
 
     def field(self, name: str) -> Optional[Field]:
         for f in self.fields:
@@ -91,22 +125,33 @@ class ListItem(Node):
         return None
 
 
-@attrs.define(eq=False)
 class Heading(Node):
-    level: int
-    text: str
+    __slots__ = ("level", "text")
+
+    def __init__(self, path: str, span: Span, level: int, text: str):
+        self.path = path
+        self.span = span
+        self.level = level
+        self.text = text
 
 
-@attrs.define(eq=False)
 class Container(Node):
     """The document header, a ``##`` section or a ``###`` subsection."""
 
-    heading: Optional[Heading] = None
-    fields: list[Field] = attrs.Factory(list)
-    items: list[ListItem] = attrs.Factory(list)
-    codes: list[Code] = attrs.Factory(list)
-    prose: list[Prose] = attrs.Factory(list)
-    subsections: list["Container"] = attrs.Factory(list)
+    __slots__ = ("heading", "fields", "items", "codes", "prose", "subsections")
+
+    def __init__(self, path: str, span: Span, heading: Optional[Heading] = None,
+                 fields: Optional[list[Field]] = None, items: Optional[list[ListItem]] = None,
+                 codes: Optional[list[Code]] = None, prose: Optional[list[Prose]] = None,
+                 subsections: Optional[list["Container"]] = None):
+        self.path = path
+        self.span = span
+        self.heading = heading
+        self.fields = [] if fields is None else fields
+        self.items = [] if items is None else items
+        self.codes = [] if codes is None else codes
+        self.prose = [] if prose is None else prose
+        self.subsections = [] if subsections is None else subsections
 
     @property
     def title(self) -> str:
@@ -122,25 +167,36 @@ class Container(Node):
         return None
 
 
-@attrs.define(eq=False)
 class Document(Node):
     """One parsed Markdown file."""
 
-    text: str
-    title: Optional[Heading] = None
-    header: Optional[Container] = None  # content before the first ## heading
-    sections: list[Container] = attrs.Factory(list)
-    headings: list[Heading] = attrs.Factory(list)
-    comments: list[Comment] = attrs.Factory(list)
-    conflicts: list[ConflictMarker] = attrs.Factory(list)
-    items: list[ListItem] = attrs.Factory(list)
-    codes: list[Code] = attrs.Factory(list)
-    fields: list[Field] = attrs.Factory(list)
-    prose: list[Prose] = attrs.Factory(list)
-    # The provenance block the file begins with (standards_lint.provenance.Provenance).
-    provenance: Optional[object] = None
-    # Places where parsing failed: (message, span).
-    errors: list[tuple[str, Span]] = attrs.Factory(list)
+    __slots__ = ("text", "title", "header", "sections", "headings", "comments", "conflicts", "items", "codes",
+                 "fields", "prose", "provenance", "errors")
+
+    def __init__(self, path: str, span: Span, text: str, title: Optional[Heading] = None,
+                 header: Optional[Container] = None, sections: Optional[list[Container]] = None,
+                 headings: Optional[list[Heading]] = None, comments: Optional[list[Comment]] = None,
+                 conflicts: Optional[list[ConflictMarker]] = None, items: Optional[list[ListItem]] = None,
+                 codes: Optional[list[Code]] = None, fields: Optional[list[Field]] = None,
+                 prose: Optional[list[Prose]] = None, provenance: Optional[object] = None,
+                 errors: Optional[list[tuple[str, Span]]] = None):
+        self.path = path
+        self.span = span
+        self.text = text
+        self.title = title
+        self.header = header  # content before the first ## heading
+        self.sections = [] if sections is None else sections
+        self.headings = [] if headings is None else headings
+        self.comments = [] if comments is None else comments
+        self.conflicts = [] if conflicts is None else conflicts
+        self.items = [] if items is None else items
+        self.codes = [] if codes is None else codes
+        self.fields = [] if fields is None else fields
+        self.prose = [] if prose is None else prose
+        # The provenance block the file begins with (standards_lint.provenance.Provenance).
+        self.provenance = provenance
+        # Places where parsing failed: (message, span).
+        self.errors = [] if errors is None else errors
 
     def sections_named(self, title: str) -> list[Container]:
         return [s for s in self.sections if s.title == title]

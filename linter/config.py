@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from typing import Any, Optional
 
-import attrs
+from .data import Record
 
 KEYS = (
     "select", "extend-select", "ignore", "severity", "per-file-ignores", "exclude", "plugins", "format",
@@ -25,25 +25,35 @@ class ConfigError(Exception):
     """A usage error in the configuration (exit status 2)."""
 
 
-@attrs.define
-class Config:
-    source: Optional[str] = None  # path of the file read, if any
-    select: Optional[list[str]] = None
-    extend_select: list[str] = attrs.Factory(list)
-    ignore: list[str] = attrs.Factory(list)
-    severity: dict[str, str] = attrs.Factory(dict)
-    per_file_ignores: dict[str, list[str]] = attrs.Factory(dict)
-    exclude: list[str] = attrs.Factory(list)
-    plugins: list[str] = attrs.Factory(list)
-    format: Optional[str] = None
-    output_format: Optional[str] = None  # text only: "concise" | "full"; None: by the terminal
-    plugin_options: dict[str, dict] = attrs.Factory(dict)
-    all_cycles: bool = False
-    max_file_size: Optional[int] = None  # bytes; None: the default (8 MiB)
-    cache: bool = True
-    # Where the rule pages are served (links in the editor, SARIF helpUri,
-    # full text output); None: the installed pages (standards_lint.links).
-    docs_url: Optional[str] = None
+class Config(Record):
+    __slots__ = ("source", "select", "extend_select", "ignore", "severity", "per_file_ignores", "exclude",
+                 "plugins", "format", "output_format", "plugin_options", "all_cycles", "max_file_size", "cache",
+                 "docs_url")
+
+    def __init__(self, source: Optional[str] = None, select: Optional[list[str]] = None,
+                 extend_select: Optional[list[str]] = None, ignore: Optional[list[str]] = None,
+                 severity: Optional[dict[str, str]] = None, per_file_ignores: Optional[dict[str, list[str]]] = None,
+                 exclude: Optional[list[str]] = None, plugins: Optional[list[str]] = None,
+                 format: Optional[str] = None, output_format: Optional[str] = None,
+                 plugin_options: Optional[dict[str, dict]] = None, all_cycles: bool = False,
+                 max_file_size: Optional[int] = None, cache: bool = True, docs_url: Optional[str] = None):
+        self.source = source  # path of the file read, if any
+        self.select = select
+        self.extend_select = [] if extend_select is None else extend_select
+        self.ignore = [] if ignore is None else ignore
+        self.severity = {} if severity is None else severity
+        self.per_file_ignores = {} if per_file_ignores is None else per_file_ignores
+        self.exclude = [] if exclude is None else exclude
+        self.plugins = [] if plugins is None else plugins
+        self.format = format
+        self.output_format = output_format  # text only: "concise" | "full"; None: by the terminal
+        self.plugin_options = {} if plugin_options is None else plugin_options
+        self.all_cycles = all_cycles
+        self.max_file_size = max_file_size  # bytes; None: the default (8 MiB)
+        self.cache = cache
+        # Where the rule pages are served (links in the editor, SARIF helpUri,
+        # full text output); None: the installed pages (standards_lint.links).
+        self.docs_url = docs_url
 
     # -- selection --------------------------------------------------------
     def enabled(self, code: str) -> bool:

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from typing import Iterable, Optional
 
-import attrs
-
+from .data import Record, replace
 from .findings import Finding
 from .project import Project
 from .rule import Rule
@@ -35,21 +34,26 @@ LINTER_CODES = {
 }
 
 
-@attrs.define
-class PluginInfo:
-    name: str
-    module: str
-    version: str = ""
-    codes: list[str] = attrs.Factory(list)
-    error: str = ""
-    obj: object = None
+class PluginInfo(Record):
+    __slots__ = ("name", "module", "version", "codes", "error", "obj")
+
+    def __init__(self, name: str, module: str, version: str = "", codes: Optional[list[str]] = None,
+                 error: str = "", obj: object = None):
+        self.name = name
+        self.module = module
+        self.version = version
+        self.codes = [] if codes is None else codes
+        self.error = error
+        self.obj = obj
 
 
-@attrs.define
-class Registry:
-    rules: list[Rule]
-    plugins: list[PluginInfo]
-    errors: list[str]  # load problems (plugin failed, code collision)
+class Registry(Record):
+    __slots__ = ("rules", "plugins", "errors")
+
+    def __init__(self, rules: list[Rule], plugins: list[PluginInfo], errors: list[str]):
+        self.rules = rules
+        self.plugins = plugins
+        self.errors = errors  # load problems (plugin failed, code collision)
 
     def by_code(self) -> dict[str, Rule]:
         return {r.code: r for r in self.rules}
@@ -58,78 +62,202 @@ class Registry:
 _REGISTRY: Optional[Registry] = None
 
 
-@attrs.frozen
+# The built-in rule modules: (plugin name, module), by name.  Each is also
+# declared in pyproject.toml under [project.entry-points.standards_lint], so
+# that the installed metadata lists them as it would a third-party plugin's;
+# the engine imports them from this list instead of scanning every installed
+# distribution for them.  A new rule module goes in both places:
+# tests/test_engine.py fails while they differ, or while a module in rules/ is
+# in neither.
+BUILTIN_PLUGINS = (
+    ("acceptance", "standards_lint.rules.acceptance"),
+    ("baseline_reconciliation", "standards_lint.rules.baseline_reconciliation"),
+    ("checkpoint_promotion", "standards_lint.rules.checkpoint_promotion"),
+    ("completion_change", "standards_lint.rules.completion_change"),
+    ("completion_policies", "standards_lint.rules.completion_policies"),
+    ("cycle_ids", "standards_lint.rules.cycle_ids"),
+    ("cycle_modes", "standards_lint.rules.cycle_modes"),
+    ("development_plan", "standards_lint.rules.development_plan"),
+    ("documentation_cycle", "standards_lint.rules.documentation_cycle"),
+    ("documentation_frames", "standards_lint.rules.documentation_frames"),
+    ("documentation_handoffs", "standards_lint.rules.documentation_handoffs"),
+    ("expedited_cycle", "standards_lint.rules.expedited_cycle"),
+    ("failure_handoffs", "standards_lint.rules.failure_handoffs"),
+    ("handoff", "standards_lint.rules.handoff"),
+    ("handoff_values", "standards_lint.rules.handoff_values"),
+    ("mode", "standards_lint.rules.project_mode"),
+    ("outstanding_obligations", "standards_lint.rules.outstanding_obligations"),
+    ("plan_checkpoints", "standards_lint.rules.plan_checkpoints"),
+    ("plan_increments", "standards_lint.rules.plan_increments"),
+    ("plan_steps", "standards_lint.rules.plan_steps"),
+    ("provenance", "standards_lint.rules.provenance"),
+    ("record_headers", "standards_lint.rules.record_headers"),
+    ("record_paths", "standards_lint.rules.record_paths"),
+    ("recovery", "standards_lint.rules.recovery"),
+    ("recovery_gates", "standards_lint.rules.recovery_gates"),
+    ("required_records", "standards_lint.rules.required_records"),
+    ("reviews", "standards_lint.rules.reviews"),
+    ("runtime", "standards_lint.rules.runtime_files"),
+    ("signoff_readiness", "standards_lint.rules.signoff_readiness"),
+    ("state_structure", "standards_lint.rules.state_structure"),
+    ("user_styles", "standards_lint.rules.user_styles"),
+    ("verification", "standards_lint.rules.verification"),
+)
+# This distribution, whose entry points are the built-ins above.
+_OWN_DISTRIBUTION = "standards_lint"
+
+
 class _EntryPoint:
-    name: str
-    value: str
-    version: str
+    """One entry point of the group: its name, its ``module[:attr]`` value and
+    the version of the distribution declaring it."""
+
+    __slots__ = ("name", "value", "version")
+
+    def __init__(self, name: str, value: str, version: str):
+        self.name = name
+        self.value = value
+        self.version = version
+
+    def __repr__(self) -> str:
+        return f"_EntryPoint({self.name!r}, {self.value!r}, {self.version!r})"
+
+    def __eq__(self, other) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.name, self.value, self.version) == (other.name, other.value, other.version)
 
     def load(self):
         import importlib
 
-        module, _, attr = self.value.partition(":")
+        # module[:attr.attr] [extras], as importlib.metadata.EntryPoint reads it
+        module, _, attr = self.value.split("[", 1)[0].partition(":")
         obj = importlib.import_module(module.strip())
         for part in attr.strip().split(".") if attr.strip() else ():
             obj = getattr(obj, part)
         return obj
 
 
-def _entry_point_cache_key() -> str:
-    """Hash of every import-path folder and its modification time: installing
-    or removing a distribution changes the mtime of its site folder."""
-    import os
-    import sys
+def _normalize(name: str) -> str:
+    """A distribution name as importlib.metadata compares them (PEP 503)."""
+    import re
 
-    from . import sha256
-
-    h = sha256(ENTRY_POINT_GROUP.encode())
-    for entry in sys.path:
-        try:
-            st = os.stat(entry or ".")
-        except OSError:
-            continue
-        h.update(f"{entry}\0{st.st_mtime_ns}\0".encode())
-    return h.hexdigest()[:24]
+    return re.sub(r"[-_.]+", "-", name).lower().replace("-", "_")
 
 
 def _entry_points() -> list[_EntryPoint]:
-    """Entry points of the ``standards_lint`` group.
+    """Entry points of the ``standards_lint`` group in the installed
+    distributions other than this one, in the order (and with the
+    first-on-``sys.path``-wins rule) of ``importlib.metadata.entry_points``.
 
-    Scanning every installed distribution costs tens of milliseconds, so the
-    result is cached on disk, keyed by the import path and its folders'
-    modification times.
-    """
+    Importing ``importlib.metadata`` and letting it read every distribution's
+    metadata costs tens of milliseconds; a plugin can only be declared in a
+    distribution's ``entry_points.txt``, so those files are read directly from
+    the ``*.dist-info`` and ``*.egg-info`` folders of ``sys.path``.  Where
+    distributions can come from elsewhere (a zip file or an ``.egg`` on
+    ``sys.path``, or an import hook that finds distributions of its own),
+    ``importlib.metadata`` reads them instead."""
+    found = _scan_entry_points()
+    if found is None:
+        found = _metadata_entry_points()
+    return found
+
+
+def _scan_entry_points() -> "list[_EntryPoint] | None":
+    import os
+    import sys
+
+    for finder in sys.meta_path:
+        if getattr(finder, "find_distributions", None) is not None and not _is_stdlib_path_finder(finder):
+            return None
+    found: list[_EntryPoint] = []
+    seen: set[str] = set()
+    for entry in sys.path:
+        folder = entry or "."
+        if folder.lower().endswith(".egg"):
+            return None
+        try:
+            names = os.listdir(folder)
+        except NotADirectoryError:
+            return None  # a zip file
+        except (OSError, TypeError, ValueError):
+            continue
+        for child in names:
+            low = child.lower()
+            if not low.endswith((".dist-info", ".egg-info")):
+                continue
+            name = _normalize(low.rpartition(".")[0].partition("-")[0])
+            if name in seen:
+                continue
+            seen.add(name)
+            if name == _OWN_DISTRIBUTION:
+                continue
+            info = os.path.join(folder, child)
+            try:
+                with open(os.path.join(info, "entry_points.txt"), encoding="utf-8") as fh:
+                    text = fh.read()
+            except OSError:
+                continue  # none, or an egg-info file
+            except ValueError:  # not UTF-8: importlib.metadata would fail on it too
+                continue
+            rows = _group_rows(text)
+            if rows:
+                version = _version_of(info)
+                found.extend(_EntryPoint(n, v, version) for n, v in rows)
+    return found
+
+
+def _is_stdlib_path_finder(finder) -> bool:
+    import importlib.machinery
+
+    return finder is importlib.machinery.PathFinder
+
+
+def _group_rows(text: str) -> list[tuple[str, str]]:
+    """The ``name = value`` pairs of the ``[standards_lint]`` section of an
+    ``entry_points.txt``, parsed as importlib.metadata parses it."""
+    if ENTRY_POINT_GROUP not in text:
+        return []
+    rows = []
+    section = None
+    for line in map(str.strip, text.splitlines()):
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("[") and line.endswith("]"):
+            section = line.strip("[]")
+            continue
+        if section == ENTRY_POINT_GROUP:
+            name, _, value = line.partition("=")
+            rows.append((name.strip(), value.strip()))
+    return rows
+
+
+def _version_of(info: str) -> str:
+    """The ``Version`` of a distribution: its METADATA's (PKG-INFO's for an
+    egg-info), as importlib.metadata reads it."""
     import os
 
-    from . import cache_dir as _cache_dir
+    for meta in ("METADATA", "PKG-INFO"):
+        try:
+            with open(os.path.join(info, meta), encoding="utf-8") as fh:
+                for line in fh:
+                    if not line.strip():
+                        break  # the end of the headers
+                    if line[:8].lower() == "version:":
+                        return line[8:].strip()
+        except (OSError, ValueError):
+            continue
+    return ""
 
-    cache_dir = _cache_dir()
-    cache = os.path.join(cache_dir, f"entry-points-{_entry_point_cache_key()}.txt")
-    # One entry point per line: name, value and distribution version, tab-separated.
-    try:
-        with open(cache, encoding="utf-8") as fh:
-            rows = [line.rstrip("\n").split("\t") for line in fh]
-        if rows and rows[-1] == ["end"] and all(len(r) == 3 for r in rows[:-1]):
-            return [_EntryPoint(*r) for r in rows[:-1]]
-    except (OSError, ValueError):
-        pass
+
+def _metadata_entry_points() -> list[_EntryPoint]:
     from importlib.metadata import entry_points
 
     found = []
     for ep in entry_points(group=ENTRY_POINT_GROUP):
         dist = getattr(ep, "dist", None)
+        if dist is not None and _normalize(dist.name or "") == _OWN_DISTRIBUTION:
+            continue
         found.append(_EntryPoint(ep.name, ep.value, dist.version if dist else ""))
-    try:
-        os.makedirs(cache_dir, exist_ok=True)
-        tmp = f"{cache}.{os.getpid()}.tmp"
-        with open(tmp, "w", encoding="utf-8") as fh:
-            for e in found:
-                fh.write(f"{e.name}\t{e.value}\t{e.version}\n")
-            fh.write("end\n")
-        os.replace(tmp, cache)
-        _prune(cache_dir, "entry-points-", keep=cache)
-    except OSError:
-        pass
     return found
 
 
@@ -162,22 +290,21 @@ def load_registry(extra_modules: Iterable[str] = (), *, cached: bool = True) -> 
         return _REGISTRY
     import importlib
 
-    import pluggy
+    from . import __version__
 
-    from . import hookspecs
-    from .rule import Rule as _Rule
-
-    pm = pluggy.PluginManager(hookspecs.PROJECT_NAME)
-    pm.add_hookspecs(hookspecs)
     plugins: list[PluginInfo] = []
     errors: list[str] = []
-    sources = []
+    # (name, module, version, built in, loader): the built-ins first, so that
+    # none of their codes can be taken by a plugin.
+    sources = [(name, module, __version__, True, lambda m=module: importlib.import_module(m))
+               for name, module in BUILTIN_PLUGINS]
     for ep in _entry_points():
-        sources.append((ep.name, ep.value, ep.version, ep.load))
+        sources.append((ep.name, ep.value, ep.version, False, ep.load))
     for mod in extra_modules:
-        sources.append((mod, mod, "", lambda m=mod: importlib.import_module(m)))
+        sources.append((mod, mod, "", False, lambda m=mod: importlib.import_module(m)))
+    pm = None
     seen_values = set()
-    for name, value, version, loader in sources:
+    for name, value, version, builtin, loader in sources:
         if value in seen_values:
             continue
         seen_values.add(value)
@@ -185,7 +312,10 @@ def load_registry(extra_modules: Iterable[str] = (), *, cached: bool = True) -> 
         plugins.append(info)
         try:
             obj = _hook_namespace(loader())
-            pm.register(obj, name=f"{name}:{value}")
+            if not builtin:  # pluggy checks a plugin's hooks against the specification
+                if pm is None:
+                    pm = _plugin_manager()
+                pm.register(obj, name=f"{name}:{value}")
             info.obj = obj
         except Exception as exc:  # a broken plugin never stops the others
             info.error = f"{type(exc).__name__}: {exc}"
@@ -195,8 +325,7 @@ def load_registry(extra_modules: Iterable[str] = (), *, cached: bool = True) -> 
     for info in plugins:
         if info.error:
             continue
-        plugin = pm.get_plugin(f"{info.name}:{info.module}")
-        impl = getattr(plugin, "standards_lint_rules", None)
+        impl = getattr(info.obj, "standards_lint_rules", None)
         if impl is None:
             continue
         try:
@@ -206,7 +335,7 @@ def load_registry(extra_modules: Iterable[str] = (), *, cached: bool = True) -> 
             errors.append(f"plugin `{info.name}` failed to declare its rules: {info.error}")
             continue
         for r in declared:
-            if not isinstance(r, _Rule):
+            if not isinstance(r, Rule):
                 errors.append(f"plugin `{info.name}` returned a non-rule object {r!r}")
                 continue
             if r.code in owners:
@@ -217,12 +346,24 @@ def load_registry(extra_modules: Iterable[str] = (), *, cached: bool = True) -> 
                 continue
             owners[r.code] = info.name
             info.codes.append(r.code)
-            rules.append(attrs.evolve(r, plugin=info.name))
+            rules.append(replace(r, plugin=info.name))
     rules.sort(key=lambda r: r.code)
     reg = Registry(rules, plugins, errors)
     if cached and not extra_modules:
         _REGISTRY = reg
     return reg
+
+
+def _plugin_manager():
+    """pluggy's plugin manager with our hook specification: imported only
+    when a plugin other than the built-in rule modules is loaded."""
+    import pluggy
+
+    from . import hookspecs
+
+    pm = pluggy.PluginManager(hookspecs.PROJECT_NAME)
+    pm.add_hookspecs(hookspecs)
+    return pm
 
 
 def registry_for(root: str, plugins: Iterable[str] = ()) -> Registry:
@@ -260,13 +401,16 @@ def _hook_namespace(obj):
     return ns
 
 
-@attrs.define
-class Result:
-    findings: list[Finding]
-    project: Project
-    files_checked: int = 0
-    registry: Optional[Registry] = None
-    internal_errors: int = 0
+class Result(Record):
+    __slots__ = ("findings", "project", "files_checked", "registry", "internal_errors")
+
+    def __init__(self, findings: list[Finding], project: Project, files_checked: int = 0,
+                 registry: Optional[Registry] = None, internal_errors: int = 0):
+        self.findings = findings
+        self.project = project
+        self.files_checked = files_checked
+        self.registry = registry
+        self.internal_errors = internal_errors
 
     @property
     def error_count(self) -> int:

@@ -30,8 +30,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-import attrs
-
+from .data import Frozen
 from .protocol import (
     ROUTE_DOCUMENTATION,
     ROUTE_EXPEDITED,
@@ -59,19 +58,24 @@ def route_of(cycle_mode: Optional[str], project_mode: Optional[str]) -> tuple[st
     return ROUTE_STANDARD_BROWNFIELD
 
 
-@attrs.frozen
-class Holding:
+class Holding(Frozen):
     """The inputs of the decision, and the questions rules ask of it."""
 
-    state: Optional[str]  # WorkflowState
-    route: tuple[str, ...]
-    standard_route: tuple[str, ...]  # the STANDARD route of the project mode
-    recovery: Optional[str]  # Recovery.Active: "true", "false" or another (invalid) value
-    kind: Optional[str]  # Handoff.Kind
-    frm: Optional[str]  # Handoff.From
-    turn_end: bool = False
-    frames: int = 0  # recovery frames in the Recovery section
-    top_rerun: Optional[str] = None  # the last frame's RerunThrough
+    __slots__ = ("state", "route", "standard_route", "recovery", "kind", "frm", "turn_end", "frames", "top_rerun")
+
+    def __init__(self, state: Optional[str], route: tuple[str, ...], standard_route: tuple[str, ...],
+                 recovery: Optional[str], kind: Optional[str], frm: Optional[str], turn_end: bool = False,
+                 frames: int = 0, top_rerun: Optional[str] = None):
+        setter = object.__setattr__
+        setter(self, "state", state)  # WorkflowState
+        setter(self, "route", route)
+        setter(self, "standard_route", standard_route)  # the STANDARD route of the project mode
+        setter(self, "recovery", recovery)  # Recovery.Active: "true", "false" or another (invalid) value
+        setter(self, "kind", kind)  # Handoff.Kind
+        setter(self, "frm", frm)  # Handoff.From
+        setter(self, "turn_end", turn_end)
+        setter(self, "frames", frames)  # recovery frames in the Recovery section
+        setter(self, "top_rerun", top_rerun)  # the last frame's RerunThrough
 
     def before(self, s: str) -> bool:
         """*s* comes before the current state on the cycle's forward route

@@ -7,8 +7,8 @@ processes, so a run pays for grammar construction at most once.
 
 from __future__ import annotations
 
-import bisect
 import os
+from bisect import bisect_right
 import re
 from typing import Optional
 
@@ -47,12 +47,13 @@ def _grammar_text() -> str:
 def get_parser():
     """The process-wide LALR parser, built on first use.
 
-    Normally this is the standalone parser Lark generated from our grammar
-    (``_markdown_parser.py``, see :mod:`standards_lint.build_parser`): it
-    imports in a fraction of the time Lark itself takes.  When the grammar
-    has changed since that module was generated, Lark builds the parser from
-    the grammar (its on-disk cache keeps the tables between runs), so a stale
-    module never parses."""
+    Normally this is :mod:`standards_lint.lalr` running the tables Lark
+    built from our grammar (``_markdown_tables.py``, written by
+    :mod:`standards_lint.build_parser`): it imports nothing and parses
+    several times faster than Lark's runtime.  When the grammar has changed
+    since those tables were written, Lark builds the parser from the grammar
+    (its on-disk cache keeps the tables between runs), so stale tables never
+    parse."""
     global _PARSER
     if _PARSER is None:
         from . import sha256
@@ -60,11 +61,13 @@ def get_parser():
         text = _grammar_text()
         full = sha256(text.encode("utf-8")).hexdigest()
         try:
-            from . import _markdown_parser as generated
+            from . import _markdown_tables as generated
         except ImportError:  # pragma: no cover - not generated yet
             generated = None
         if generated is not None and getattr(generated, "GRAMMAR_SHA256", None) == full:
-            _PARSER = generated.Lark_StandAlone()
+            from .lalr import Parser
+
+            _PARSER = Parser(generated)
         else:
             _PARSER = _lark_parser(text, full[:16])
     return _PARSER
@@ -96,13 +99,15 @@ class LineIndex:
             i = find("\n", i + 1)
 
     def position(self, offset: int) -> tuple[int, int]:
-        line = bisect.bisect_right(self.starts, offset) - 1
+        line = bisect_right(self.starts, offset) - 1
         return line + 1, offset - self.starts[line] + 1
 
     def span(self, start: int, end: int) -> Span:
-        line, col = self.position(start)
-        end_line, end_col = self.position(end)
-        return Span(line, col, end_line, end_col, start, end)
+        # position() twice, written out: the parser makes a span per node.
+        starts = self.starts
+        line = bisect_right(starts, start) - 1
+        end_line = bisect_right(starts, end, line + 1 if end >= start else 0) - 1
+        return Span(line + 1, start - starts[line] + 1, end_line + 1, end - starts[end_line] + 1, start, end)
 
 
 _HEADING_RE = re.compile(r"^[ ]{0,3}(#{1,6})[ \t]*(.*?)(?:[ \t]+#+)?[ \t]*\r?$")
@@ -188,6 +193,8 @@ class _Builder:
         self.section: Optional[Container] = None
         self.sub: Optional[Container] = None
         self.item: Optional[ListItem] = None
+        # Where the open item ends so far: its span is made when it closes.
+        self.item_end = 0
         self.first_content = True
 
     # -- containers ---------------------------------------------------------
@@ -201,13 +208,13 @@ class _Builder:
     def close_item(self, end: Optional[int] = None) -> None:
         item = self.item
         if item is not None:
-            stop = end if end is not None else item.span.end
+            stop = end if end is not None else self.item_end
             item.span = self.index.span(item.span.start, max(stop, item.span.start))
             self.item = None
 
     def extend_item(self, end: int) -> None:
-        if self.item is not None and end > self.item.span.end:
-            self.item.span = self.index.span(self.item.span.start, end)
+        if self.item is not None and end > self.item_end:
+            self.item_end = end
 
     # -- main loop ----------------------------------------------------------
     def build(self, children) -> None:
@@ -254,6 +261,7 @@ class _Builder:
                 self.close_item()
                 item = ListItem(path, index.span(start, end), str(tok).strip())
                 self.item = item
+                self.item_end = end
                 doc.items.append(item)
                 self.container().items.append(item)
             elif kind == "code":
@@ -306,9 +314,9 @@ class _Builder:
                     self.extend_item(end)
                 else:
                     self.container().fields.append(fld)
-                # A value that ends a line leaves the next line fresh.
-                if "\n" in str(value_tok):
-                    pass
+        item = self.item
+        if item is not None and self.item_end > item.span.end:  # the last item, left open
+            item.span = index.span(item.span.start, self.item_end)
 
     def inner_conflicts(self, raw: str, start: int) -> None:
         text = self.doc.text

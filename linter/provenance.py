@@ -19,9 +19,8 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-import attrs
-
 from .ast import Span
+from .data import Data
 from .protocol import ARTIFACT_TYPES, REVIEW_KINDS
 
 OPEN = "<!-- STANDARDS"
@@ -35,19 +34,21 @@ _CYCLE_TOKEN_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 _BLANK = re.compile(r"\n[ \t\r]*\n")
 
 
-@attrs.define(eq=False)
-class ProvenanceLine:
+class ProvenanceLine(Data):
     """One ``Key: value`` line of a provenance block.  Its spans are made
     when asked for: a project's older records have thousands of blocks whose
     lines no finding ever points at."""
 
-    key: str
-    value: str
-    line: int  # 1-based line number
-    column: int  # 1-based column where the line's content starts
-    start: int  # offset of the content
-    length: int  # length of the content (`Key: value`)
-    value_at: int  # where the value starts inside the content
+    __slots__ = ("key", "value", "line", "column", "start", "length", "value_at")
+
+    def __init__(self, key: str, value: str, line: int, column: int, start: int, length: int, value_at: int):
+        self.key = key
+        self.value = value
+        self.line = line  # 1-based line number
+        self.column = column  # 1-based column where the line's content starts
+        self.start = start  # offset of the content
+        self.length = length  # length of the content (`Key: value`)
+        self.value_at = value_at  # where the value starts inside the content
 
     @property
     def span(self) -> Span:
@@ -60,17 +61,20 @@ class ProvenanceLine:
         return Span(self.line, col, self.line, col + n, at, at + n)
 
 
-@attrs.define(eq=False)
-class Provenance:
+class Provenance(Data):
     """A provenance block at the start of a file (an AST node: ``path`` and
     ``span``, the opening line; ``extent`` covers the whole block)."""
 
-    path: str
-    span: Span  # the opening line
-    lines: list = attrs.Factory(list)  # ProvenanceLine, first occurrence of each key
-    errors: list = attrs.Factory(list)  # (detail, span) of every defect
-    closed: bool = False
-    extent: Optional[Span] = None  # from `<!--` to `-->` (or the last line read)
+    __slots__ = ("path", "span", "lines", "errors", "closed", "extent")
+
+    def __init__(self, path: str, span: Span, lines: Optional[list] = None, errors: Optional[list] = None,
+                 closed: bool = False, extent: Optional[Span] = None):
+        self.path = path
+        self.span = span  # the opening line
+        self.lines = [] if lines is None else lines  # ProvenanceLine, first occurrence of each key
+        self.errors = [] if errors is None else errors  # (detail, span) of every defect
+        self.closed = closed
+        self.extent = extent  # from `<!--` to `-->` (or the last line read)
 
     def get(self, key: str) -> Optional[ProvenanceLine]:
         for line in self.lines:

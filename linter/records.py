@@ -9,21 +9,20 @@ from __future__ import annotations
 
 from typing import Optional
 
-import attrs
-
 from .ast import Document
+from .data import Data
 from .protocol import record_path
 from .provenance import Provenance
 
 
-@attrs.define(eq=False)
-class Record:
-    path: str
-    artifact: str
-    cycle: str
-    review_kind: Optional[str]
-    provenance: Provenance
-    project: object = attrs.field(repr=False, default=None)
+class Record(Data):
+    __slots__ = ("path", "artifact", "cycle", "review_kind", "provenance", "project")
+    _no_repr = ("project",)
+
+    def __init__(self, path: str, artifact: str, cycle: str, review_kind: Optional[str], provenance: Provenance,
+                 project: object = None):
+        self.path, self.artifact, self.cycle, self.review_kind = path, artifact, cycle, review_kind
+        self.provenance, self.project = provenance, project
 
     @property
     def doc(self) -> Document:

@@ -24,9 +24,8 @@ from __future__ import annotations
 
 from typing import Callable, Iterable, Optional, Union
 
-import attrs
-
 from .ast import Node, Span
+from .data import Frozen
 from .findings import Edit, Fix
 
 FIX_KINDS = ("none", "safe", "unsafe", "sometimes")
@@ -36,46 +35,62 @@ FIX_KINDS = ("none", "safe", "unsafe", "sometimes")
 OwnerSpec = Union[str, Callable[..., str]]
 
 
-@attrs.frozen
-class Diagnostic:
-    path: str
-    span: Span
-    message: str
-    fix: Optional[Fix] = None
-    # Per-finding overrides of the rule's declared owner and help.
-    owner: Optional[str] = None
-    help: Optional[str] = None
+class Diagnostic(Frozen):
+    __slots__ = ("path", "span", "message", "fix", "owner", "help")
+
+    def __init__(self, path: str, span: Span, message: str, fix: Optional[Fix] = None,
+                 owner: Optional[str] = None, help: Optional[str] = None):
+        object.__setattr__(self, "path", path)
+        object.__setattr__(self, "span", span)
+        object.__setattr__(self, "message", message)
+        object.__setattr__(self, "fix", fix)
+        # Per-finding overrides of the rule's declared owner and help.
+        object.__setattr__(self, "owner", owner)
+        object.__setattr__(self, "help", help)
 
 
-@attrs.frozen
-class Rule:
-    code: str
-    name: str
-    section: str
-    summary: str
-    explanation: str
-    check: Callable[..., Iterable[Diagnostic]] = attrs.field(repr=False)
-    severity: str = "error"
-    fix: str = "none"
-    # Where the reference checker has a matching message, the rule is part of
-    # parity; rules beyond the checker say so here.
-    beyond_checker: bool = False
-    bad_example: str = ""
-    good_example: str = ""
-    plugin: str = ""
-    # The role that must act on the rule's findings: a role name, "USER",
-    # "record" (the role owning the file's record type), "state" (the role
-    # of the state that wrote STATE.md), or a callable
-    # ``owner(project, diagnostic) -> str``.  See standards_lint.owners.
-    owner: OwnerSpec = ""
-    # The concrete next step when a finding carries no machine fix.
-    help: str = ""
-    # Why the rule has no fix (documentation), when ``fix == "none"``.
-    no_fix_reason: str = ""
-    # Branches and merges: while STATE.md, MODE.md or CONTEXT.md holds
-    # conflict markers a role stops and waits, so the engine runs only the
-    # rules that read no workflow value (the conflict reports themselves).
-    during_conflict: bool = False
+class Rule(Frozen):
+    """A rule's declaration (see :func:`rule`).
+
+    ``beyond_checker``: where the reference checker has a matching message,
+    the rule is part of parity; rules beyond the checker say so here.
+    ``owner``: the role that must act on the rule's findings: a role name,
+    "USER", "record" (the role owning the file's record type), "state" (the
+    role of the state that wrote STATE.md), or a callable
+    ``owner(project, diagnostic) -> str``; see standards_lint.owners.
+    ``help``: the concrete next step when a finding carries no machine fix.
+    ``no_fix_reason``: why the rule has no fix (documentation), when
+    ``fix == "none"``.  ``during_conflict``: while STATE.md, MODE.md or
+    CONTEXT.md holds conflict markers a role stops and waits, so the engine
+    runs only the rules that read no workflow value (the conflict reports
+    themselves)."""
+
+    __slots__ = ("code", "name", "section", "summary", "explanation", "check", "severity", "fix",
+                 "beyond_checker", "bad_example", "good_example", "plugin", "owner", "help", "no_fix_reason",
+                 "during_conflict")
+    _no_repr = ("check",)
+
+    def __init__(self, code: str, name: str, section: str, summary: str, explanation: str,
+                 check: Callable[..., Iterable[Diagnostic]], severity: str = "error", fix: str = "none",
+                 beyond_checker: bool = False, bad_example: str = "", good_example: str = "", plugin: str = "",
+                 owner: OwnerSpec = "", help: str = "", no_fix_reason: str = "", during_conflict: bool = False):
+        setter = object.__setattr__
+        setter(self, "code", code)
+        setter(self, "name", name)
+        setter(self, "section", section)
+        setter(self, "summary", summary)
+        setter(self, "explanation", explanation)
+        setter(self, "check", check)
+        setter(self, "severity", severity)
+        setter(self, "fix", fix)
+        setter(self, "beyond_checker", beyond_checker)
+        setter(self, "bad_example", bad_example)
+        setter(self, "good_example", good_example)
+        setter(self, "plugin", plugin)
+        setter(self, "owner", owner)
+        setter(self, "help", help)
+        setter(self, "no_fix_reason", no_fix_reason)
+        setter(self, "during_conflict", during_conflict)
 
 
 def rule(
@@ -158,18 +173,24 @@ def field_removal(text: str, span: Span) -> tuple[int, int]:
     return start, end
 
 
+# What ``hookimpl`` (pluggy's ``HookimplMarker("standards_lint")``) sets on a
+# hook function, written out so that a rule module does not import pluggy:
+# the built-in rule modules are loaded without it, and pluggy fills in any
+# option a later version adds.  tests/test_engine.py checks the two agree.
+HOOKIMPL_OPTS = {"wrapper": False, "hookwrapper": False, "optionalhook": False, "tryfirst": False,
+                 "trylast": False, "specname": None}
+
+
 def module_rules(namespace: dict):
     """Make the ``standards_lint_rules`` hook implementation of a rule module.
 
     Use at the end of a module: ``standards_lint_rules = module_rules(globals())``.
     It returns every :class:`Rule` defined at module level, in definition order.
     """
-    from .hookspecs import hookimpl
-
     rules = [v for v in namespace.values() if isinstance(v, Rule)]
 
-    @hookimpl
     def standards_lint_rules():
         return list(rules)
 
+    standards_lint_rules.standards_lint_impl = dict(HOOKIMPL_OPTS)
     return standards_lint_rules

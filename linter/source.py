@@ -148,6 +148,8 @@ class DiskSource:
 
     # -- git --------------------------------------------------------------
     def git_head(self) -> "GitHead | None":
+        if not _git_could_find_a_repository(self.root):
+            return None
         import subprocess
 
         try:
@@ -165,6 +167,25 @@ class DiskSource:
         if len(lines) < 2:
             return None
         return GitHead(lines[0], self.root)
+
+
+def _git_could_find_a_repository(root: str) -> bool:
+    """Whether ``git -C root`` could find a repository: a ``.git`` at *root* or
+    above (the folders git walks, physical and as named), or one named by the
+    environment.  When none can, starting git to be told so (and importing
+    ``subprocess``) is skipped."""
+    if any(os.environ.get(v) for v in ("GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR")):
+        return True
+    for start in {os.path.abspath(root), os.path.realpath(root)}:
+        path = start
+        while True:
+            if os.path.lexists(os.path.join(path, ".git")):
+                return True
+            parent = os.path.dirname(path)
+            if parent == path:
+                break
+            path = parent
+    return False
 
 
 class GitHead:

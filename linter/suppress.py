@@ -13,8 +13,7 @@ from __future__ import annotations
 
 import re
 
-import attrs
-
+from .data import Record
 from .findings import Finding
 
 UNUSED = "SL005"
@@ -24,17 +23,15 @@ _DIRECTIVE = re.compile(
 )
 
 
-@attrs.define
-class _Suppression:
-    kind: str
-    codes: list[str]
-    line: int
-    column: int
-    end_line: int
-    end_column: int
-    first: int  # first suppressed line
-    last: int  # last suppressed line
-    used: set = attrs.Factory(set)
+class _Suppression(Record):
+    __slots__ = ("kind", "codes", "line", "column", "end_line", "end_column", "first", "last", "used")
+
+    def __init__(self, kind: str, codes: list[str], line: int, column: int, end_line: int, end_column: int,
+                 first: int, last: int, used: "set | None" = None):
+        self.kind, self.codes = kind, codes
+        self.line, self.column, self.end_line, self.end_column = line, column, end_line, end_column
+        self.first, self.last = first, last  # the first and last suppressed lines
+        self.used = set() if used is None else used
 
 
 def _directives(doc) -> list[_Suppression]:

@@ -10,11 +10,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-import attrs
 import pytest
 
 from standards_lint import output
 from standards_lint.cli import main
+from standards_lint.data import replace
 from standards_lint.engine import Result, lint
 from standards_lint.findings import Edit, Finding, Fix, Rename
 from standards_lint.project import Project
@@ -84,7 +84,7 @@ def test_cli_paths_from_a_parent_folder_and_from_inside_the_project(tmp_path, ca
 
 # -- concise ---------------------------------------------------------------------
 def test_concise_shows_help_with_its_owner_under_the_finding_line(demo_result):
-    findings = [attrs.evolve(f, help="Set it to false.") if f.code == "SL501" else attrs.evolve(f, help="")
+    findings = [replace(f, help="Set it to false.") if f.code == "SL501" else replace(f, help="")
                 for f in demo_result.findings]
     text = output.render_text(Result(findings, demo_result.project), cwd=str(DEMO))
     lines = text.splitlines()

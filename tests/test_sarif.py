@@ -61,10 +61,10 @@ def test_demo_sarif_shape():
 
 
 def test_help_uri_follows_the_configured_docs_url():
-    import attrs
+    from standards_lint.data import replace
 
     result = lint(str(DEMO), use_git=False)
-    plugin_rule = attrs.evolve(next(r for r in result.registry.rules if r.code == "SL501"), code="XYZ900")
+    plugin_rule = replace(next(r for r in result.registry.rules if r.code == "SL501"), code="XYZ900")
     for docs_url, page in (("https://docs.test/sl/rules/", "https://docs.test/sl/rules/SL501.md"),
                            ("https://docs.test/sl/rules", "https://docs.test/sl/rules/SL501.md"),
                            ("https://docs.test/r/{code}.html", "https://docs.test/r/SL501.html")):
@@ -131,13 +131,13 @@ def test_demo_sarif_passes_the_microsoft_validator(tmp_path):
 
 
 def test_rule_help_names_the_declared_next_step():
-    import attrs
+    from standards_lint.data import replace
 
     result = lint(str(DEMO), use_git=False)
     rule = next(r for r in result.registry.rules if r.code == "SL501")
-    plain = json.loads(render_sarif(result, rules=[attrs.evolve(rule, help="")]))["runs"][0]["tool"]["driver"]["rules"][0]
+    plain = json.loads(render_sarif(result, rules=[replace(rule, help="")]))["runs"][0]["tool"]["driver"]["rules"][0]
     assert "How to fix" not in plain["help"]["text"] and plain["help"]["markdown"] == rule.explanation
-    helped = attrs.evolve(rule, help="Set `Active` to `false`, or add the missing frame.")
+    helped = replace(rule, help="Set `Active` to `false`, or add the missing frame.")
     d = json.loads(render_sarif(result, rules=[helped]))["runs"][0]["tool"]["driver"]["rules"][0]
     assert d["help"]["markdown"].startswith(rule.explanation)
     assert d["help"]["markdown"].endswith("**How to fix:** Set `Active` to `false`, or add the missing frame.")
@@ -145,7 +145,7 @@ def test_rule_help_names_the_declared_next_step():
 
 
 def test_result_fixes_help_and_renames(tmp_path):
-    import attrs
+    from standards_lint.data import replace
 
     from standards_lint.engine import Result
     from standards_lint.findings import Edit, Fix, Rename
@@ -156,10 +156,10 @@ def test_result_fixes_help_and_renames(tmp_path):
     text = (tmp_path / "demo" / state).read_text()
     at = text.index("`Active`: `true`")
     base = result.findings[0]
-    both = attrs.evolve(base, help="Move it.", fix=Fix(
+    both = replace(base, help="Move it.", fix=Fix(
         (Edit(state, at, at + 8, "`Active`"), Edit(state, at + 10, at + 16, "`false`")), "unsafe", "Rewrite and move",
         (Rename(state, ".standards/STATE2.md"),)))
-    only = attrs.evolve(base, help="", fix=Fix((), "unsafe", "Move", (Rename(state, ".standards/X.md"),)))
+    only = replace(base, help="", fix=Fix((), "unsafe", "Move", (Rename(state, ".standards/X.md"),)))
     log = json.loads(render_sarif(Result([both, only], result.project, registry=result.registry)))
     first, second = log["runs"][0]["results"]
     fix = first["fixes"][0]
@@ -178,11 +178,11 @@ def test_result_fixes_help_and_renames(tmp_path):
 
 
 def test_github_annotation_carries_help_and_owner():
-    import attrs
+    from standards_lint.data import replace
 
     from standards_lint.engine import Result
 
     result = lint(str(DEMO), use_git=False)
-    f = attrs.evolve(result.findings[0], help="Do this, then that.", owner="AUDITOR")
+    f = replace(result.findings[0], help="Do this, then that.", owner="AUDITOR")
     line = render_github(Result([f], result.project)).strip()
     assert line.endswith(f"::{f.code} {f.message}%0Ahelp (AUDITOR): Do this, then that.")

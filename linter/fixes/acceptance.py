@@ -7,8 +7,7 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-import attrs
-
+from standards_lint.data import replace
 from standards_lint.findings import Edit, Fix
 from standards_lint.model.acceptance import (
     COVERAGE_TITLE,
@@ -132,8 +131,8 @@ def _build_definition_fix(ctx: Context, ac_id: str) -> Optional[Fix]:
 def _harmless(ctx: Context, new_scope_text: str) -> bool:
     """Whether the scope as *new_scope_text* raises no acceptance finding
     in a file beyond those it raises now."""
-    alt = attrs.evolve(ctx, scope=scope_model(scan_text(ctx.scope.path, new_scope_text)), fixes=False)
-    now = attrs.evolve(ctx, fixes=False)
+    alt = replace(ctx, scope=scope_model(scan_text(ctx.scope.path, new_scope_text)), fixes=False)
+    now = replace(ctx, fixes=False)
     for check in _SCOPE_CHECKS:
         before: dict[str, int] = {}
         for d in check(now):

@@ -8,9 +8,8 @@ import posixpath
 import re
 from typing import Iterator, Optional
 
-import attrs
-
 from standards_lint.ast import Span
+from standards_lint.data import Record
 from standards_lint.holding import Holding, holding
 from standards_lint.parser import LineIndex
 from standards_lint.protocol import CYCLE_ID_RE, TERMINAL_STATES, record_path
@@ -54,30 +53,34 @@ OWNER_STATE = {
 }
 
 
-@attrs.define
-class Mention:
+class Mention(Record):
     """One AC-NNN mention in a file: where it is, under which ``##`` section,
     whether under Previous Cycles, and whether it defines the condition."""
 
-    id: str
-    span: Span
-    section: str  # title of the enclosing ## section ("" before the first)
-    previous: bool  # at or after a `## Previous Cycles` heading
-    definition: bool  # the ID starts a list item (a condition's definition)
+    __slots__ = ("id", "span", "section", "previous", "definition")
+
+    def __init__(self, id: str, span: Span, section: str, previous: bool, definition: bool):
+        self.id = id
+        self.span = span
+        self.section = section  # title of the enclosing ## section ("" before the first)
+        self.previous = previous  # at or after a `## Previous Cycles` heading
+        self.definition = definition  # the ID starts a list item (a condition's definition)
 
     @property
     def number(self) -> int:
         return int(self.id[3:])
 
 
-@attrs.define
-class Scan:
+class Scan(Record):
     """Every AC-NNN mention of one file, with the first ``##`` heading of each
     title."""
 
-    path: str
-    mentions: list[Mention]
-    headings: dict[str, Span]  # first ## heading of each title
+    __slots__ = ("path", "mentions", "headings")
+
+    def __init__(self, path: str, mentions: list[Mention], headings: dict[str, Span]):
+        self.path = path
+        self.mentions = mentions
+        self.headings = headings  # first ## heading of each title
 
     def ids(self, mentions: list[Mention]) -> list[str]:
         out: list[str] = []
@@ -167,16 +170,19 @@ def scan_text(path: str, text: str) -> Scan:
     return Scan(path, mentions, headings)
 
 
-@attrs.define
-class ScopeModel:
+class ScopeModel(Record):
     """The scope's conditions: current, retired and Previous Cycles definitions,
     and the mentions outside Previous Cycles."""
 
-    scan: Scan
-    current: dict[str, list[Mention]]  # ID -> its definitions as a current condition
-    retired: dict[str, list[Mention]]
-    previous: dict[str, list[Mention]]  # definitions under Previous Cycles
-    present: list[Mention]  # mentions outside Previous Cycles
+    __slots__ = ("scan", "current", "retired", "previous", "present")
+
+    def __init__(self, scan: Scan, current: dict[str, list[Mention]], retired: dict[str, list[Mention]],
+                 previous: dict[str, list[Mention]], present: list[Mention]):
+        self.scan = scan
+        self.current = current  # ID -> its definitions as a current condition
+        self.retired = retired
+        self.previous = previous  # definitions under Previous Cycles
+        self.present = present  # mentions outside Previous Cycles
 
     @property
     def path(self) -> str:
@@ -208,26 +214,23 @@ def scope_model(scan: Scan) -> ScopeModel:
     return ScopeModel(scan, current, retired, previous, present)
 
 
-@attrs.define
-class Context:
+class Context(Record):
     """What the acceptance rules read of one project, once: the cycle, its state
     and handoff, the scope, the design, the records and which of them are held."""
 
-    project: object
-    cycle: str
-    mode: str
-    state: str
-    project_mode: Optional[str]
-    recovery: Optional[str]
-    kind: Optional[str]
-    frm: Optional[str]
-    scope: Optional[ScopeModel]
-    design: Optional[Scan]
-    records: list
-    hold: Holding  # which records are held (standards_lint.holding)
-    # False for a "what if" context (a scope edit a fix would make): its
-    # findings are only counted, so no fix is computed for them.
-    fixes: bool = True
+    __slots__ = ("project", "cycle", "mode", "state", "project_mode", "recovery", "kind", "frm", "scope", "design",
+                 "records", "hold", "fixes")
+
+    def __init__(self, project: object, cycle: str, mode: str, state: str, project_mode: Optional[str],
+                 recovery: Optional[str], kind: Optional[str], frm: Optional[str], scope: Optional[ScopeModel],
+                 design: Optional[Scan], records: list, hold: Holding, fixes: bool = True):
+        self.project, self.cycle, self.mode, self.state = project, cycle, mode, state
+        self.project_mode, self.recovery, self.kind, self.frm = project_mode, recovery, kind, frm
+        self.scope, self.design, self.records = scope, design, records
+        self.hold = hold  # which records are held (standards_lint.holding)
+        # False for a "what if" context (a scope edit a fix would make): its
+        # findings are only counted, so no fix is computed for them.
+        self.fixes = fixes
 
     def before(self, s: str) -> bool:
         """*s* comes before the current state on the cycle's forward route."""

@@ -8,9 +8,8 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-import attrs
-
 from standards_lint.ast import Container, Field
+from standards_lint.data import Frozen
 from standards_lint.model.acceptance import analysis, complete_records, evidence_ids, record_scan, traced
 from standards_lint.model.accessors import project_mode
 from standards_lint.model.cycle import STATE_RECORDS, Cycle, record_state
@@ -42,24 +41,28 @@ DOC_UNROUTABLE = ("IMPLEMENTATION", "VERIFICATION")
 _LOOSE_NUMBER = re.compile(r"^\s*(?:Frame|Obligation)\s+(\d+)\b")
 
 
-@attrs.frozen
-class FrameValue:
+class FrameValue(Frozen):
     """A frame field: its text (None when missing, or repeated with different
     values) and the field node to point at (the first occurrence)."""
 
-    text: Optional[str]
-    field: Optional[Field]
+    __slots__ = ("text", "field")
+
+    def __init__(self, text: Optional[str], field: Optional[Field]):
+        object.__setattr__(self, "text", text)
+        object.__setattr__(self, "field", field)
 
 
-@attrs.frozen
-class Frame:
+class Frame(Frozen):
     """A recovery frame or outstanding obligation: its container, its position in
     the stack, the number it is called by, and whether it is the last."""
 
-    container: Container
-    position: int  # 1-based position in the stack
-    label: int  # the number it is called by: its heading's, else its position
-    last: bool
+    __slots__ = ("container", "position", "label", "last")
+
+    def __init__(self, container: Container, position: int, label: int, last: bool):
+        object.__setattr__(self, "container", container)
+        object.__setattr__(self, "position", position)  # 1-based position in the stack
+        object.__setattr__(self, "label", label)  # the number it is called by: its heading's, else its position
+        object.__setattr__(self, "last", last)
 
     def get(self, name: str) -> FrameValue:
         found = self.container.all_fields(name)
