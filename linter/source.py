@@ -109,6 +109,8 @@ class DiskSource:
             fd = os.open(self.abspath(rel), _READ_FLAGS)
         except OSError as exc:
             raise ReadError(exc.strerror or str(exc)) from exc
+        except ValueError as exc:  # a path no file can have (a NUL byte, from a damaged Id)
+            raise ReadError(str(exc)) from exc
         try:
             st = os.fstat(fd)
             if not stat.S_ISREG(st.st_mode):
@@ -136,6 +138,8 @@ class DiskSource:
             fd = os.open(self.abspath(rel), _READ_FLAGS)
         except OSError as exc:
             raise ReadError(exc.strerror or str(exc)) from exc
+        except ValueError as exc:  # a path no file can have (a NUL byte, from a damaged Id)
+            raise ReadError(str(exc)) from exc
         try:
             if rel not in self._regular and not stat.S_ISREG(os.fstat(fd).st_mode):
                 raise ReadError("not a regular file")

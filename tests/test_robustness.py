@@ -330,6 +330,17 @@ def test_nul_bytes_do_not_crash(tmp_path, target):
     _no_internal_error(findings)
 
 
+def test_an_id_holding_a_nul_byte_names_no_file(tmp_path):
+    """A path built from a damaged Active Work.Id (a NUL byte inside) is a
+    path no file can have: the record is missing, nothing crashes."""
+    state = ACTIVE_STATE.replace("`Id`: `", "`Id`: `\x00", 1)
+    assert "\x00" in state
+    _make_tree(tmp_path, {STATE: state, MODE: RUNTIME[MODE]})
+    findings = _lint(tmp_path)
+    _assert_clean_run(findings)
+    assert findings, "the damaged Id is reported"
+
+
 def test_binary_file_named_md(tmp_path):
     blob = bytes(range(256)) * 64
     _make_tree(tmp_path, {".standards/docs/cycle-1/IMAGE.md": blob, "notes/photo.md": blob, MODE: BAD_MODE})
