@@ -72,6 +72,16 @@ class Field(Node):
         self.name, self.value, self.name_span, self.value_span = name, value, name_span, value_span
         self.bare = bare
 
+    @property
+    def padded(self) -> bool:
+        """Whitespace inside the value's backticks beyond the one space
+        CommonMark strips from each side (`` `COMPLETE ` ``, `` ` FULL` ``).
+        The value is the text between the backticks, as the framework's
+        checker reads it: every rule compares it as written, so a padded
+        value is none of a field's allowed values (and its rule says so)."""
+        v = self.value
+        return v != v.strip() and bool(v.strip())
+
 
 class Comment(Node):
     """An HTML comment; ``closed`` is false when it runs to the end of input."""

@@ -112,19 +112,19 @@ def suspended_assignment_values(project):
     for doc, c in _entries(project):
         num = SUSPENDED_RE.match(c.title).group(1)
         frame = one_field(c, "Recovery Frame")
-        if frame is not None and not POSITIVE_RE.match(frame.value.strip()):
+        if frame is not None and not POSITIVE_RE.match(frame.value):
             yield report((doc.path, frame.value_span), f"Suspended Assignment {num}: `Recovery Frame` must be a frame number, not `{frame.value}`.")
         purpose = one_field(c, "Purpose")
         if purpose is None:
             continue
-        p = purpose.value.strip()
+        p = purpose.value
         if p not in ("DEVELOPMENT", "FULL", "INCREMENT", "CORRECTION"):
             yield report((doc.path, purpose.value_span), f"Suspended Assignment {num}: `Purpose` must be DEVELOPMENT, FULL, INCREMENT or CORRECTION, not `{p}`.")
             continue
         target = one_field(c, "Target")
         if target is None:
             continue
-        t = target.value.strip()
+        t = target.value
         if p in ("DEVELOPMENT", "FULL") and t != "NONE":
             yield report((doc.path, target.value_span), f"Suspended Assignment {num}: a {p} assignment uses `Target`: `NONE`, not `{t}`.")
         elif p == "INCREMENT" and not _INCREMENT_TARGET_RE.match(t):

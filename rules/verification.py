@@ -14,7 +14,7 @@ from standards_lint.ast import Document
 from standards_lint.findings import Edit, Fix
 from standards_lint.holding import holding, tester_record_relaxed
 from standards_lint.protocol import record_path
-from standards_lint.rule import module_rules, report, rule
+from standards_lint.rule import module_rules, report, rule, trim_fix
 from standards_lint.fixes.plan import header_fields_once, handoff_heading_fix
 from standards_lint.model.plan import (
     REVIEWER_OR_LATER,
@@ -183,7 +183,8 @@ current implementation contract; target `NONE`. `INCREMENT`: assess the assigned
 outcome [...] `CORRECTION`: verify a specific owned correction or affected recovery
 rerun".
 
-**Fix safety.** No fix.""",
+**Fix safety.** Sometimes (safe): a value written with spaces inside its backticks (`` `FULL ` ``) that is allowed once trimmed is trimmed; the text is the one written. Otherwise no fix.""",
+    fix="sometimes",
     bad_example="`Assessment Purpose`: `full`",
     good_example="`Assessment Purpose`: `FULL`",
     help="Set `Assessment Purpose` to FULL, INCREMENT or CORRECTION.",
@@ -194,8 +195,9 @@ def assessment_purpose_value(project):
     if doc is None:
         return
     f = one_field(doc.header, "Assessment Purpose")
-    if f is not None and f.value.strip() not in PURPOSES:
-        yield report((doc.path, f.value_span), f"`Assessment Purpose` is `{f.value}`; it must be FULL, INCREMENT or CORRECTION.")
+    if f is not None and f.value not in PURPOSES:
+        yield report((doc.path, f.value_span), f"`Assessment Purpose` is `{f.value}`; it must be FULL, INCREMENT or CORRECTION.",
+                     trim_fix(doc.path, f, PURPOSES))
 
 
 @rule(

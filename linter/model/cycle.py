@@ -231,7 +231,7 @@ def complete_holds(project, record) -> bool:
         if any(ac not in covered for ac in ctx.scope.current):
             return False
     if record.artifact == "VERIFICATION":
-        if any(f.value.strip() != "FULL" for f in record.doc.header.all_fields("Assessment Purpose")):
+        if any(f.value != "FULL" for f in record.doc.header.all_fields("Assessment Purpose")):
             return False
         if "AWAITING_IMPLEMENTATION" in record.doc.text or project.state.frames:
             return False

@@ -124,10 +124,10 @@ def agreed_field(container: Optional[Container], name: str) -> Optional[Field]:
 
 
 def value_of(container: Optional[Container], name: str) -> Optional[str]:
-    """The stripped value of the field *name* of *container* when it occurs once,
-    else None."""
+    """The field's value as written between its backticks (a padded
+    `` `COMPLETE ` `` is not COMPLETE), None when missing, repeated or empty."""
     f = one_field(container, name)
-    return f.value.strip() if f is not None else None
+    return f.value if f is not None else None
 
 
 def block_text(doc: Document, container: Container) -> tuple[str, int]:
@@ -183,7 +183,7 @@ class Step:
         # The first Status of a step counts (a repeated identical field is
         # harmless); prose mentions do not.
         self.status_field = statuses[0] if statuses else None
-        self.status = self.status_field.value.strip() if self.status_field is not None else None
+        self.status = self.status_field.value if self.status_field is not None else None
         deps = fields(container, "Depends On")
         self.deps_field = deps[0] if deps else None
         self.deps: list[str] = []
