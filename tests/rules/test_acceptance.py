@@ -415,3 +415,31 @@ def test_broken_state_does_not_raise(lint_tree):
     st = state().replace("`Id`: `" + CYCLE + "`", "`Id`: `x` `Id`: `y`")
     found = lint_tree(tree(), state=st)
     assert [f for f in found if f.code == "SL001"] == []
+
+
+# -- an indented section heading (` ## Retired Acceptance Identifiers`) ----------------
+def test_an_indented_retired_heading_is_not_read_and_carries_its_fix(tmp_path):
+    # The framework reads a section heading only at the start of its line:
+    # under ` ## Retired ...`, AC-003 is still a current condition, so the
+    # COMPLETE design and report that no longer account for it are reported,
+    # each with the one safe fix that writes the heading where it is read.
+    from standards_lint.fixer import fix_project
+
+    scope = SCOPE_TEXT.replace("\n## Retired Acceptance Identifiers", "\n ## Retired Acceptance Identifiers")
+    write_tree(tmp_path, {**RUNTIME, ".standards/STATE.md": state(), **tree(scope=scope)})
+    found = sl7(lint(str(tmp_path), use_git=False).findings)
+    assert sorted((f.code, f.path) for f in found) == [("SL720", SPEC), ("SL721", VERIFY)]
+    assert all("AC-003" in f.message for f in found)
+    fixes = {f.fix for f in found}
+    assert len(fixes) == 1
+    (fix,) = fixes
+    assert fix.applicability == "safe" and [(e.path, e.replacement) for e in fix.edits] == [(SCOPE, "")]
+    fix_project(str(tmp_path), use_git=False)
+    assert (tmp_path / SCOPE).read_text(encoding="utf-8") == SCOPE_TEXT
+    assert sl7(lint(str(tmp_path), use_git=False).findings) == []
+
+
+def test_a_retired_heading_with_extra_spaces_or_a_closing_sequence_is_read(lint_tree):
+    for heading in ("##  Retired Acceptance Identifiers", "## Retired Acceptance Identifiers ##"):
+        scope = SCOPE_TEXT.replace("## Retired Acceptance Identifiers", heading)
+        assert sl7(lint_tree(tree(scope=scope), state=state())) == [], heading
