@@ -136,13 +136,35 @@ class ListItem(Node):
 
 
 class Heading(Node):
-    __slots__ = ("level", "text")
+    """An ATX heading.  ``text`` is its content as CommonMark reads it: the
+    indentation, the whitespace after the opening hashes, a closing sequence
+    (`` ###``) and trailing whitespace are not part of it.  How the line is
+    written beyond that is kept, because the framework's checker reads
+    some headings literally: ``indent`` (spaces before the hashes), ``gap``
+    (the whitespace between the hashes and the text; one space in the
+    templates) and ``closed`` (a closing sequence)."""
 
-    def __init__(self, path: str, span: Span, level: int, text: str):
+    __slots__ = ("level", "text", "indent", "gap", "closed")
+
+    def __init__(self, path: str, span: Span, level: int, text: str, indent: int = 0, gap: str = " ",
+                 closed: bool = False):
         self.path = path
         self.span = span
         self.level = level
         self.text = text
+        self.indent = indent
+        self.gap = gap
+        self.closed = closed
+
+    @property
+    def canonical(self) -> str:
+        """The heading as the templates write it: ``## Title``."""
+        return "#" * self.level + (" " + self.text if self.text else "")
+
+    @property
+    def spaced(self) -> bool:
+        """Indented, or not one space between the hashes and the text."""
+        return bool(self.text) and (self.indent > 0 or self.gap != " ")
 
 
 class Container(Node):
