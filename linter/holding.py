@@ -11,8 +11,11 @@ paths).  PROTOCOL.md, Runtime Tools and Hooks:
   assignment.  Outside recovery it also holds the records of every state the
   cycle has passed on its forward route and of the state a ``RESUME`` (or a
   valid ``FORWARD``) came from.  During recovery it holds only the current
-  state's (and a ``RESUME``/``FORWARD`` source's), except at Reviewer entry and
-  sign-off, where the full completion checks are kept.
+  state's (and a ``RESUME``/``FORWARD`` source's), except when a ``FORWARD`` or
+  ``RESUME`` enters a Reviewer state of a route with Developer and Tester
+  gates, or a recovery ``RESUME`` returns to sign-off, where the full
+  completion checks are kept; a ``FORWARD`` into sign-off during recovery
+  is no return and holds nothing but the current state's records.
 * The Stop hook's turn-end check (``standards-lint --turn-end``): "the hook
   does not hold the current state's own `COMPLETE` records to full acceptance
   coverage; the role that owns the state reconciles them when it starts".
@@ -174,9 +177,24 @@ class Holding(Frozen):
             return self.before(s) or self.from_held(s) or hook
         if self.recovery != "true" or self.state == "SCOPING":
             return False
-        if self.state in FULL_CHECK_STATES and self.kind in ("FORWARD", "RESUME"):
+        if self._full_checks():
             return self.before(s)
+        if self.state == "AWAITING_USER_SIGNOFF" and self.kind == "FORWARD":
+            return hook  # no recovery return: a FORWARD into sign-off asserts no gate (SL350)
         return self.from_held(s) or hook
+
+    def _full_checks(self) -> bool:
+        """During recovery, whether the full completion checks are kept:
+        when a FORWARD or recovery RESUME enters a Reviewer state of a route
+        with Developer and Tester gates ("Before either a `FORWARD` or
+        recovery `RESUME` enters a Reviewer state, the full applicable
+        Developer and Tester gates must hold", Full Verification Boundary;
+        a DOCUMENTATION route has none), and when a recovery RESUME returns
+        to sign-off, which needs the whole cycle complete."""
+        if self.state == "AWAITING_USER_SIGNOFF":
+            return self.kind == "RESUME"
+        return (self.state in FULL_CHECK_STATES and self.kind in ("FORWARD", "RESUME")
+                and "TESTING" in self.route)
 
 
 def holding(project) -> Optional[Holding]:

@@ -443,3 +443,36 @@ def test_a_retired_heading_with_extra_spaces_or_a_closing_sequence_is_read(lint_
     for heading in ("##  Retired Acceptance Identifiers", "## Retired Acceptance Identifiers ##"):
         scope = SCOPE_TEXT.replace("## Retired Acceptance Identifiers", heading)
         assert sl7(lint_tree(tree(scope=scope), state=state())) == [], heading
+
+
+# -- which records recovery holds at Reviewer entry and sign-off -----------------------
+def test_during_recovery_a_forward_into_sign_off_holds_no_passed_record(lint_tree):
+    # Sign-off during recovery is reached by a recovery RESUME; a FORWARD
+    # into it (SL350 reports the frames left) asserts no gate, so only the
+    # turn-end check holds the record of the state it came from.
+    impl = f".standards/docs/reviews/{CYCLE}/implementation.md"
+    review = prov("REVIEW", "IMPLEMENTATION") + (
+        f"# Review Report\n\n`Cycle`: `{CYCLE}` `ReviewKind`: `IMPLEMENTATION`\n`Status`: `COMPLETE` "
+        "`User Style`: `NONE`\n\nAC-001 has evidence.\n")
+    files = {**tree(), impl: review}
+    st = state("AWAITING_USER_SIGNOFF", policy="IMPLEMENTATION_REVIEWED", kind="FORWARD",
+               frm="REVIEWING_IMPLEMENTATION", recovery=True)
+    assert sl7(lint_tree(files, state=st), "SL721") == []
+    assert [f.path for f in sl7(lint_tree(files, state=st, turn_end=True), "SL721")] == [impl]
+    # A recovery RESUME into sign-off keeps the full checks.
+    st = state("AWAITING_USER_SIGNOFF", policy="IMPLEMENTATION_REVIEWED", kind="RESUME",
+               frm="REVIEWING_IMPLEMENTATION", recovery=True)
+    assert impl in [f.path for f in sl7(lint_tree(files, state=st), "SL721")]
+
+
+def test_during_recovery_reviewer_entry_of_a_documentation_cycle_holds_its_source_only(lint_tree):
+    # "the full applicable Developer and Tester gates" at Reviewer entry: a
+    # DOCUMENTATION route has none, so the design (ARCHITECTING, passed) is
+    # not held after DOCUMENTING forwards into REVIEWING_FINAL; in a STANDARD
+    # cycle entering REVIEWING_IMPLEMENTATION it is.
+    spec = SPEC_TEXT.replace("- `AC-002`: No architectural impact; Documenter owns it.\n", "")
+    doc_st = state("REVIEWING_FINAL", "DOCUMENTATION", policy="NONE", dev="NONE", kind="FORWARD", frm="DOCUMENTING",
+                   recovery=True)
+    assert sl7(lint_tree(tree(spec=spec, dev=None, verify=None), state=doc_st), "SL720") == []
+    std_st = state("REVIEWING_IMPLEMENTATION", kind="FORWARD", frm="TESTING", recovery=True)
+    assert [f.path for f in sl7(lint_tree(tree(spec=spec), state=std_st), "SL720")] == [SPEC]
