@@ -79,8 +79,17 @@ _EMBEDDED: "weakref.WeakSet[Field]" = weakref.WeakSet()
 def scan_fields(doc: Document) -> Document:
     """Mark the field pairs of *doc* that sit inside a sentence of prose
     (something other than fields precedes them on their line): those are
-    mentions, not fields."""
+    mentions, not fields.  HTML comments are no prose: a field after a
+    comment on its line (or after the end of a comment that began on an
+    earlier line) is still a field, as the framework reads it."""
     text = doc.text
+    if doc.comments:  # blank out comments, keeping every offset
+        chars = list(text)
+        for c in doc.comments:
+            for i in range(c.span.start, c.span.end):
+                if chars[i] != "\n":
+                    chars[i] = " "
+        text = "".join(chars)
     last_end = 0
     for f in sorted(doc.fields, key=lambda g: g.span.start):
         start = max(text.rfind("\n", 0, f.span.start) + 1, last_end)

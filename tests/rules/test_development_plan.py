@@ -470,3 +470,20 @@ def test_tester_checkpoint_without_a_report_of_this_cycle(lint_tree):
     rows = "| 1 | Endpoint | tests | VERIFIED |\n"
     ok = tree(st=state(**TESTER_BACK), pl=_inc_plan(), rp=report(purpose="INCREMENT", target="Increment 1", rows=rows))
     assert found(lint_tree, ok, "SL861") == [] and found(lint_tree, ok, "SL862") == []
+
+
+def test_a_field_after_a_comment_on_its_line_is_a_field(lint_tree):
+    # An HTML comment is no prose: the field after it is read (no SL822/SL824
+    # for a missing `Acceptance`), also after a comment that began on an
+    # earlier line; prose before a pair still makes it a mention.
+    inc = INCREMENTS.replace("`Development Steps`: `DEV-002` `Acceptance`: `AC-002`",
+                             "`Development Steps`: `DEV-002` <!--\na note with `Kind`: `FORWARD`\n--> `Acceptance`: `AC-002`")
+    inc = inc.replace("`Development Steps`: `DEV-001` `Acceptance`: `AC-001`",
+                      "`Development Steps`: `DEV-001` <!-- a note --> `Acceptance`: `AC-001`")
+    pl = plan(cadence="INCREMENTAL", current="1", increments=inc)
+    got = {f.code for f in lint_tree(tree(pl=pl), state=None)}
+    assert not got & {"SL822", "SL824"}
+    prose = INCREMENTS.replace("`Development Steps`: `DEV-002` `Acceptance`: `AC-002`",
+                               "`Development Steps`: `DEV-002` and then `Acceptance`: `AC-002`")
+    pl = plan(cadence="INCREMENTAL", current="1", increments=prose)
+    assert "SL822" in {f.code for f in lint_tree(tree(pl=pl), state=None)}
