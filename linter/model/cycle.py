@@ -185,8 +185,11 @@ def _must_be_complete(project, c: Cycle, s: str, p: str) -> bool:
     be COMPLETE (SL931's conditions, whatever its Status says now)."""
     if _header_cycle_contradicts(project, p, c.cid):
         return False  # the header contradicts the block (SL9xx): its Status is not trusted
-    if s in TAIL_STATES and c.kind != "FORWARD" and c.ws != "AWAITING_USER_SIGNOFF":
-        return False  # an incomplete corrective return may still be pending
+    if s in TAIL_STATES and c.kind not in ("FORWARD", "CHECKPOINT") and c.ws != "AWAITING_USER_SIGNOFF":
+        # An incomplete corrective return may still be pending.  A CHECKPOINT
+        # is never one (only a DEVELOPING <-> TESTING exchange; SL411 reports
+        # it anywhere else), so it leaves the passed tail records due.
+        return False
     return True
 
 

@@ -155,3 +155,14 @@ def test_a_forward_handoff_back_from_testing_passes_nothing(lint_tree):
     # passed TESTING, so no verification report is due yet.
     st = state("DEVELOPING", frm="TESTING")
     assert VER not in [f.path for f in lint_tree({}, state=st) if f.code == "SL930"]
+
+
+def test_sl931_a_checkpoint_is_no_corrective_return(lint_tree):
+    # After a RESUME a passed tail record may still be incomplete (a corrective
+    # return pending); a CHECKPOINT is never a corrective return, so the
+    # final-deliverable review the cycle has passed must be COMPLETE.
+    files = {DOC: record("DOCUMENTATION", "COMPLETE"), FINAL: record("REVIEW", "IN_PROGRESS", "FINAL_DELIVERABLE")}
+    st = state("SYNCHRONIZING", mode="DOCUMENTATION", policy="NONE", kind="CHECKPOINT", frm="AUDITING")
+    assert [f.path for f in of(lint_tree(files, state=st), "SL931")] == [FINAL]
+    st = state("SYNCHRONIZING", mode="DOCUMENTATION", policy="NONE", kind="RESUME", frm="AUDITING")
+    assert of(lint_tree(files, state=st), "SL931") == []
