@@ -63,6 +63,8 @@ class Cycle:
                 return ["TESTING", "REVIEWING_IMPLEMENTATION"], order
             return [], order
         if self.mode == "DOCUMENTATION":
+            if self.policy != "NONE":
+                return [], list(ROUTE_DOCUMENTATION)  # an invalid policy decides nothing (SL303 reports it)
             return list(TAIL_STATES), list(ROUTE_DOCUMENTATION)
         if self.mode == "EXPEDITED":
             if self.policy != "NONE":

@@ -166,3 +166,15 @@ def test_sl931_a_checkpoint_is_no_corrective_return(lint_tree):
     assert [f.path for f in of(lint_tree(files, state=st), "SL931")] == [FINAL]
     st = state("SYNCHRONIZING", mode="DOCUMENTATION", policy="NONE", kind="RESUME", frm="AUDITING")
     assert of(lint_tree(files, state=st), "SL931") == []
+
+
+def test_a_documentation_cycle_with_an_invalid_policy_decides_no_record(lint_tree):
+    # A DOCUMENTATION cycle's policy is NONE; any other (SL303) leaves which
+    # records the cycle requires unknown, so the required-record rules stand
+    # down, as for an EXPEDITED cycle with an invalid policy.
+    st = state("SYNCHRONIZING", mode="DOCUMENTATION", policy="IMPLEMENTATION_REVIEWED", frm="REVIEWING_FINAL")
+    found = lint_tree({FINAL: record("REVIEW", "COMPLETE", "FINAL_DELIVERABLE")}, state=st)
+    assert of(found, "SL930") == [] and of(found, "SL303")
+    st = state("SYNCHRONIZING", mode="DOCUMENTATION", policy="NONE", frm="REVIEWING_FINAL")
+    found = lint_tree({FINAL: record("REVIEW", "COMPLETE", "FINAL_DELIVERABLE")}, state=st)
+    assert [f.path for f in of(found, "SL930")] == [DOC]
