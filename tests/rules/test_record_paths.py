@@ -82,6 +82,18 @@ def test_other_cycles_record_at_fixed_path(lint_tree):
     assert "`old-cycle-1`" in [f for f in findings if f.code == "SL631"][0].message
 
 
+def test_the_plans_fixed_path_is_checked_while_development_is_none(lint_tree):
+    # With Active Work.Development naming the plan, a wrong record there is
+    # reported on STATE.md (SL641); while it is NONE (a DOCUMENTATION cycle,
+    # or before DEVELOPING) no path names it, so the fixed path itself is.
+    other = {DEV: block("DEVELOPMENT", CYCLE.replace("-", "_", 1))}
+    findings = run(lint_tree, other, ws="AUDITING", mode="DOCUMENTATION", arch="NONE", dev="NONE", kind="INITIAL",
+                   frm="NONE")
+    assert found(findings, "SL631") == [(DEV, 3)]
+    findings = run(lint_tree, other)
+    assert found(findings, "SL631") == [] and found(findings, "SL641")
+
+
 def test_wrong_kind_at_fixed_path(lint_tree):
     findings = run(lint_tree, {FINAL: block("REVIEW", kind="IMPLEMENTATION")})
     assert found(findings, "SL632") == [(FINAL, 2)]
