@@ -137,6 +137,14 @@ def test_sl937_documentation_context(lint_tree):
     assert of(lint_tree({".standards/CONTEXT.md": "# Context\n\nFacts.\n"}, state=st), "SL937") == []
 
 
+def test_sl937_an_unreadable_handoff_kind_does_not_silence_it_outside_recovery(lint_tree):
+    # Outside recovery the handoff decides nothing here: a padded or unknown
+    # Kind (SL220) leaves the context still due past AUDITING.
+    for kind in ("FORWARD ", "TODO"):
+        st = state("SCOPING", mode="DOCUMENTATION", policy="NONE", kind=kind, frm="AUDITING")
+        assert [f.path for f in of(lint_tree({}, state=st), "SL937")] == [".standards/CONTEXT.md"], kind
+
+
 def test_sl937_silent_in_auditing(lint_tree):
     st_audit = state("AUDITING", mode="DOCUMENTATION", policy="NONE", kind="INITIAL", frm="NONE")
     assert of(lint_tree({}, state=st_audit), "SL937") == []
