@@ -23,7 +23,7 @@ from standards_lint.model.plan import (
     load_plan,
     one_field,
 )
-from standards_lint.fixes.plan import header_fields_once
+from standards_lint.fixes.plan import header_fields_once, increment_heading_fix
 
 
 # ---------------------------------------------------------------------------
@@ -180,7 +180,8 @@ def current_increment_value(project):
 
 **Fix safety.** Sometimes (safe): with `AFTER_IMPLEMENTATION` cadence or a `COMPLETE`
 plan, the protocol fixes `Current Increment: NONE` (SL805, SL806 carry the
-same fix). Otherwise no fix: whether the entry or the number is wrong is the
+same fix). Its entry headed otherwise than `### Increment N` carries SL820's heading
+fix (safe). Otherwise no fix: whether the entry or the number is wrong is the
 Developer's call.
 """,
     bad_example="`Current Increment`: `3`\n\n## Verification Increments\n\n### Increment 1",
@@ -205,6 +206,8 @@ def current_increment_defined(project):
     fix = None
     if (plan.cadence == "AFTER_IMPLEMENTATION" or plan.status == "COMPLETE") and not plan.doc.conflicts:
         fix = _current_increment_none_fix(plan)
+    elif POSITIVE_RE.match(v):
+        fix = increment_heading_fix(plan, int(v))  # its entry is there, misheaded (SL820)
     yield report(
         (plan.path, f.value_span),
         f"`Current Increment` {v} has no `### Increment {v}` entry under Verification Increments.",

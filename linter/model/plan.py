@@ -225,6 +225,15 @@ class Increment:
         self.acceptance_field = one_field(container, "Acceptance")
 
     @property
+    def misheaded(self) -> bool:
+        """Headed `###  Increment N` (indented, or not one space after the
+        hashes): found, so its fields are checked, but no definition of
+        Increment N, because the framework does not read it as one (SL820
+        reports it, with the heading written as the template writes it)."""
+        heading = self.container.heading
+        return heading is not None and heading.spaced
+
+    @property
     def steps(self) -> list[str]:
         if self.steps_field is None:
             return []
@@ -273,10 +282,16 @@ class Plan:
         return None
 
     def increment(self, number: int) -> Optional[Increment]:
-        for inc in self.increments:
+        """The definition of Increment *number* (a misheaded entry is none)."""
+        for inc in self.defined_increments:
             if inc.number == number:
                 return inc
         return None
+
+    @property
+    def defined_increments(self) -> list[Increment]:
+        """The increments that define their number (see Increment.misheaded)."""
+        return [inc for inc in self.increments if not inc.misheaded]
 
     def closure(self, roots: list[str]) -> list[Step]:
         """The named steps and all their dependencies, in plan order."""
