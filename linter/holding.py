@@ -111,9 +111,11 @@ class Holding(Frozen):
         path or, for AUDITING in a DOCUMENTATION cycle, the project
         context.  Always outside recovery.  During recovery:
 
-        * a record only of the state that just handed off with FORWARD or
-          RESUME, and none while the top frame's owner is still correcting
-          (its RerunThrough is NONE): the rerun has not reached the others;
+        * a record of a state before the one that just handed off with
+          FORWARD, on the cycle's route (that state's gate needed it), and
+          of the state that handed off with FORWARD or RESUME itself unless
+          the top frame's owner is still correcting (its RerunThrough is
+          NONE): the rerun has not reached the others;
           all without a frame to rerun; a FAILURE into sign-off holds them
           all, since sign-off needs every record;
         * a path after a FORWARD or RESUME, of the state named
@@ -132,6 +134,8 @@ class Holding(Frozen):
             return True
         if self.frames == 0:
             return True  # no frame to rerun (the recovery rules report it)
+        if self.kind == "FORWARD" and self.frm in self.route and s in self.route and self._before(s, self.frm):
+            return True  # passed before the state that handed off forward on the route: its gate needed them
         if self.top_rerun in (None, "NONE"):
             return False
         return self.kind in ("FORWARD", "RESUME") and s == self.frm

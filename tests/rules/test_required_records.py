@@ -186,3 +186,16 @@ def test_a_documentation_cycle_with_an_invalid_policy_decides_no_record(lint_tre
     st = state("SYNCHRONIZING", mode="DOCUMENTATION", policy="NONE", frm="REVIEWING_FINAL")
     found = lint_tree({FINAL: record("REVIEW", "COMPLETE", "FINAL_DELIVERABLE")}, state=st)
     assert [f.path for f in of(found, "SL930")] == [DOC]
+
+
+def test_during_recovery_a_forward_leaves_the_records_before_its_source_due(lint_tree):
+    # FORWARD from REVIEWING_IMPLEMENTATION while the top frame's owner is
+    # still correcting (RerunThrough NONE): the source's own record may wait
+    # for the rerun, but TESTING, passed before it, must have left its report.
+    frame = ("\n### Frame 1\n\n`From`: `ARCHITECTING` `Owner`: `ARCHITECTING` `FailureType`: `ARCHITECTURE`\n"
+             "`Reason`: `A defect.` `ResumeAt`: `ARCHITECTING` `RerunThrough`: `NONE`\n")
+    st = state("AWAITING_USER_SIGNOFF", policy="IMPLEMENTATION_REVIEWED", frm="REVIEWING_IMPLEMENTATION",
+               recovery=frame)
+    found = lint_tree({IMPL: record("REVIEW", "BLOCKED", "IMPLEMENTATION")}, state=st)
+    assert [f.path for f in of(found, "SL930")] == [VER]
+    assert of(found, "SL931") == []
