@@ -150,7 +150,16 @@ def _build_definition_fix(ctx: Context, ac_id: str) -> Optional[Fix]:
 
 def _harmless(ctx: Context, new_scope_text: str) -> bool:
     """Whether the scope as *new_scope_text* raises no acceptance finding
-    in a file beyond those it raises now."""
+    in a file beyond those it raises now, also once an active recovery is
+    over (then every passed state's records are held: a recovery is no
+    reason for a record to skip a condition the new text defines)."""
+    holds = [ctx.hold]
+    if ctx.hold.recovery == "true":
+        holds.append(replace(ctx.hold, recovery="false"))
+    return all(_harmless_under(replace(ctx, hold=h), new_scope_text) for h in holds)
+
+
+def _harmless_under(ctx: Context, new_scope_text: str) -> bool:
     alt = replace(ctx, scope=scope_model(scan_text(ctx.scope.path, new_scope_text)), fixes=False)
     now = replace(ctx, fixes=False)
     for check in _SCOPE_CHECKS:
