@@ -64,11 +64,12 @@ def route_of(cycle_mode: Optional[str], project_mode: Optional[str]) -> tuple[st
 class Holding(Frozen):
     """The inputs of the decision, and the questions rules ask of it."""
 
-    __slots__ = ("state", "route", "standard_route", "recovery", "kind", "frm", "turn_end", "frames", "top_rerun")
+    __slots__ = ("state", "route", "standard_route", "recovery", "kind", "frm", "turn_end", "frames", "top_rerun",
+                 "top_from")
 
     def __init__(self, state: Optional[str], route: tuple[str, ...], standard_route: tuple[str, ...],
                  recovery: Optional[str], kind: Optional[str], frm: Optional[str], turn_end: bool = False,
-                 frames: int = 0, top_rerun: Optional[str] = None):
+                 frames: int = 0, top_rerun: Optional[str] = None, top_from: Optional[str] = None):
         setter = object.__setattr__
         setter(self, "state", state)  # WorkflowState
         setter(self, "route", route)
@@ -79,6 +80,7 @@ class Holding(Frozen):
         setter(self, "turn_end", turn_end)
         setter(self, "frames", frames)  # recovery frames in the Recovery section
         setter(self, "top_rerun", top_rerun)  # the last frame's RerunThrough
+        setter(self, "top_from", top_from)  # the last frame's From: the state the recovery interrupted
 
     def before(self, s: str) -> bool:
         """*s* comes before the current state on the cycle's forward route
@@ -120,7 +122,11 @@ class Holding(Frozen):
           all, since sign-off needs every record;
         * a path after a FORWARD or RESUME, of the state named
           in Handoff.From and of every state before it on the route (every
-          passed one when the current state is off the route).
+          passed one when the current state is off the route), and of every
+          passed state before the one the top frame interrupted (its
+          `From`): those passed their gates before the recovery began, and
+          "Scoper, Architect, and Developer must persist their artifact path
+          before their normal completion gate passes" (Active Work).
         """
         if self.recovery != "true":
             return True
@@ -129,6 +135,8 @@ class Holding(Frozen):
                 return False
             if self.state not in self.route:
                 return True  # no place on the route to measure the rerun from: as outside recovery
+            if self.top_from is not None and self.before(s) and self._before(s, self.top_from):
+                return True
             return s == self.frm or self._before(s, self.frm)
         if self.state == "AWAITING_USER_SIGNOFF" and self.kind == "FAILURE":
             return True
@@ -227,6 +235,7 @@ def _build(project) -> Optional[Holding]:
         turn_end=bool(getattr(project, "turn_end", False)),
         frames=len(st.frames),
         top_rerun=st.value(st.frames[-1], "RerunThrough") if st.frames else None,
+        top_from=st.value(st.frames[-1], "From") if st.frames else None,
     )
 
 
