@@ -72,6 +72,16 @@ class Field(Node):
         self.name, self.value, self.name_span, self.value_span = name, value, name_span, value_span
         self.bare = bare
 
+    @property
+    def padded(self) -> bool:
+        """Whitespace inside the value's backticks beyond the one space
+        CommonMark strips from each side (`` `COMPLETE ` ``, `` ` FULL` ``).
+        The value is the text between the backticks, as the framework's
+        checker reads it: every rule compares it as written, so a padded
+        value is none of a field's allowed values (and its rule says so)."""
+        v = self.value
+        return v != v.strip() and bool(v.strip())
+
 
 class Comment(Node):
     """An HTML comment; ``closed`` is false when it runs to the end of input."""
@@ -126,13 +136,35 @@ class ListItem(Node):
 
 
 class Heading(Node):
-    __slots__ = ("level", "text")
+    """An ATX heading.  ``text`` is its content as CommonMark reads it: the
+    indentation, the whitespace after the opening hashes, a closing sequence
+    (`` ###``) and trailing whitespace are not part of it.  How the line is
+    written beyond that is kept, because the framework's checker reads
+    some headings literally: ``indent`` (spaces before the hashes), ``gap``
+    (the whitespace between the hashes and the text; one space in the
+    templates) and ``closed`` (a closing sequence)."""
 
-    def __init__(self, path: str, span: Span, level: int, text: str):
+    __slots__ = ("level", "text", "indent", "gap", "closed")
+
+    def __init__(self, path: str, span: Span, level: int, text: str, indent: int = 0, gap: str = " ",
+                 closed: bool = False):
         self.path = path
         self.span = span
         self.level = level
         self.text = text
+        self.indent = indent
+        self.gap = gap
+        self.closed = closed
+
+    @property
+    def canonical(self) -> str:
+        """The heading as the templates write it: ``## Title``."""
+        return "#" * self.level + (" " + self.text if self.text else "")
+
+    @property
+    def spaced(self) -> bool:
+        """Indented, or not one space between the hashes and the text."""
+        return bool(self.text) and (self.indent > 0 or self.gap != " ")
 
 
 class Container(Node):

@@ -11,8 +11,11 @@ paths).  PROTOCOL.md, Runtime Tools and Hooks:
   assignment.  Outside recovery it also holds the records of every state the
   cycle has passed on its forward route and of the state a ``RESUME`` (or a
   valid ``FORWARD``) came from.  During recovery it holds only the current
-  state's (and a ``RESUME``/``FORWARD`` source's), except at Reviewer entry and
-  sign-off, where the full completion checks are kept.
+  state's (and a ``RESUME``/``FORWARD`` source's), except when a ``FORWARD`` or
+  ``RESUME`` enters a Reviewer state of a route with Developer and Tester
+  gates, or a recovery ``RESUME`` returns to sign-off, where the full
+  completion checks are kept; a ``FORWARD`` into sign-off during recovery
+  is no return and holds nothing but the current state's records.
 * The Stop hook's turn-end check (``standards-lint --turn-end``): "the hook
   does not hold the current state's own `COMPLETE` records to full acceptance
   coverage; the role that owns the state reconciles them when it starts".
@@ -61,11 +64,12 @@ def route_of(cycle_mode: Optional[str], project_mode: Optional[str]) -> tuple[st
 class Holding(Frozen):
     """The inputs of the decision, and the questions rules ask of it."""
 
-    __slots__ = ("state", "route", "standard_route", "recovery", "kind", "frm", "turn_end", "frames", "top_rerun")
+    __slots__ = ("state", "route", "standard_route", "recovery", "kind", "frm", "turn_end", "frames", "top_rerun",
+                 "top_from")
 
     def __init__(self, state: Optional[str], route: tuple[str, ...], standard_route: tuple[str, ...],
                  recovery: Optional[str], kind: Optional[str], frm: Optional[str], turn_end: bool = False,
-                 frames: int = 0, top_rerun: Optional[str] = None):
+                 frames: int = 0, top_rerun: Optional[str] = None, top_from: Optional[str] = None):
         setter = object.__setattr__
         setter(self, "state", state)  # WorkflowState
         setter(self, "route", route)
@@ -76,6 +80,7 @@ class Holding(Frozen):
         setter(self, "turn_end", turn_end)
         setter(self, "frames", frames)  # recovery frames in the Recovery section
         setter(self, "top_rerun", top_rerun)  # the last frame's RerunThrough
+        setter(self, "top_from", top_from)  # the last frame's From: the state the recovery interrupted
 
     def before(self, s: str) -> bool:
         """*s* comes before the current state on the cycle's forward route
@@ -108,14 +113,20 @@ class Holding(Frozen):
         path or, for AUDITING in a DOCUMENTATION cycle, the project
         context.  Always outside recovery.  During recovery:
 
-        * a record only of the state that just handed off with FORWARD or
-          RESUME, and none while the top frame's owner is still correcting
-          (its RerunThrough is NONE): the rerun has not reached the others;
+        * a record of a state before the one that just handed off with
+          FORWARD, on the cycle's route (that state's gate needed it), and
+          of the state that handed off with FORWARD or RESUME itself unless
+          the top frame's owner is still correcting (its RerunThrough is
+          NONE): the rerun has not reached the others;
           all without a frame to rerun; a FAILURE into sign-off holds them
           all, since sign-off needs every record;
         * a path after a FORWARD or RESUME, of the state named
           in Handoff.From and of every state before it on the route (every
-          passed one when the current state is off the route).
+          passed one when the current state is off the route), and of every
+          passed state before the one the top frame interrupted (its
+          `From`): those passed their gates before the recovery began, and
+          "Scoper, Architect, and Developer must persist their artifact path
+          before their normal completion gate passes" (Active Work).
         """
         if self.recovery != "true":
             return True
@@ -124,11 +135,15 @@ class Holding(Frozen):
                 return False
             if self.state not in self.route:
                 return True  # no place on the route to measure the rerun from: as outside recovery
+            if self.top_from is not None and self.before(s) and self._before(s, self.top_from):
+                return True
             return s == self.frm or self._before(s, self.frm)
         if self.state == "AWAITING_USER_SIGNOFF" and self.kind == "FAILURE":
             return True
         if self.frames == 0:
             return True  # no frame to rerun (the recovery rules report it)
+        if self.kind == "FORWARD" and self.frm in self.route and s in self.route and self._before(s, self.frm):
+            return True  # passed before the state that handed off forward on the route: its gate needed them
         if self.top_rerun in (None, "NONE"):
             return False
         return self.kind in ("FORWARD", "RESUME") and s == self.frm
@@ -174,9 +189,24 @@ class Holding(Frozen):
             return self.before(s) or self.from_held(s) or hook
         if self.recovery != "true" or self.state == "SCOPING":
             return False
-        if self.state in FULL_CHECK_STATES and self.kind in ("FORWARD", "RESUME"):
+        if self._full_checks():
             return self.before(s)
+        if self.state == "AWAITING_USER_SIGNOFF" and self.kind == "FORWARD":
+            return hook  # no recovery return: a FORWARD into sign-off asserts no gate (SL350)
         return self.from_held(s) or hook
+
+    def _full_checks(self) -> bool:
+        """During recovery, whether the full completion checks are kept:
+        when a FORWARD or recovery RESUME enters a Reviewer state of a route
+        with Developer and Tester gates ("Before either a `FORWARD` or
+        recovery `RESUME` enters a Reviewer state, the full applicable
+        Developer and Tester gates must hold", Full Verification Boundary;
+        a DOCUMENTATION route has none), and when a recovery RESUME returns
+        to sign-off, which needs the whole cycle complete."""
+        if self.state == "AWAITING_USER_SIGNOFF":
+            return self.kind == "RESUME"
+        return (self.state in FULL_CHECK_STATES and self.kind in ("FORWARD", "RESUME")
+                and "TESTING" in self.route)
 
 
 def holding(project) -> Optional[Holding]:
@@ -205,6 +235,7 @@ def _build(project) -> Optional[Holding]:
         turn_end=bool(getattr(project, "turn_end", False)),
         frames=len(st.frames),
         top_rerun=st.value(st.frames[-1], "RerunThrough") if st.frames else None,
+        top_from=st.value(st.frames[-1], "From") if st.frames else None,
     )
 
 

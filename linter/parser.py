@@ -110,7 +110,7 @@ class LineIndex:
         return Span(line + 1, start - starts[line] + 1, end_line + 1, end - starts[end_line] + 1, start, end)
 
 
-_HEADING_RE = re.compile(r"^[ ]{0,3}(#{1,6})[ \t]*(.*?)(?:[ \t]+#+)?[ \t]*\r?$")
+_HEADING_RE = re.compile(r"^([ ]{0,3})(#{1,6})([ \t]*)(.*?)([ \t]+#+)?[ \t]*\r?$")
 _BLANK_LINE = re.compile(r"\n[ \t\r]*\n")
 # Conflict markers inside a comment or fenced block (the lexer sees those as
 # one token; git does not care, so neither do we).
@@ -329,9 +329,12 @@ class _Builder:
     def heading(self, tok, start: int, end: int) -> None:
         doc = self.doc
         m = _HEADING_RE.match(str(tok))
-        level = len(m.group(1)) if m else 1
-        text = (m.group(2) if m else str(tok).lstrip("# ")).strip()
-        h = Heading(self.path, self.index.span(start, end), level, text)
+        if m:
+            h = Heading(self.path, self.index.span(start, end), len(m.group(2)), m.group(4).strip(),
+                        len(m.group(1)), m.group(3), m.group(5) is not None)
+        else:  # pragma: no cover - the lexer's HEADING always matches
+            h = Heading(self.path, self.index.span(start, end), 1, str(tok).lstrip("# ").strip())
+        level = h.level
         doc.headings.append(h)
         if level == 1:
             if doc.title is None:

@@ -162,6 +162,32 @@ def replace(path: str, span: Span, text: str, *, safe: bool = True, description:
     return Fix((Edit(path, span.start, span.end, text),), "safe" if safe else "unsafe", description)
 
 
+def trim_fix(path: str, field, allowed) -> Optional[Fix]:
+    """The safe fix of a padded value (:attr:`Field.padded`) that is allowed
+    once trimmed (*allowed*: the allowed values, or a predicate): the new
+    text is the value the person wrote, without the whitespace around it
+    (determined text, no decision lost)."""
+    if field is None or not field.padded:
+        return None
+    inner = field.value.strip()
+    if not (allowed(inner) if callable(allowed) else inner in allowed):
+        return None
+    return replace(path, field.value_span, inner, description=f"Trim the spaces around `{inner}`")
+
+
+def heading_fix(doc, heading, description: str = "") -> Optional[Fix]:
+    """The safe fix writing *heading* of *doc* as the templates write it
+    (:attr:`Heading.canonical`: no indentation, one space after the hashes,
+    no closing sequence): a heading's spelling, no decision lost.  None when
+    it is written so already."""
+    line = doc.text[heading.span.start:heading.span.end]
+    end = heading.span.start + len(line.rstrip("\r"))
+    if doc.text[heading.span.start:end] == heading.canonical:
+        return None
+    return Fix((Edit(doc.path, heading.span.start, end, heading.canonical),), "safe",
+               description or f"Write the heading `{heading.canonical}`")
+
+
 def field_removal(text: str, span: Span) -> tuple[int, int]:
     """The span that removes the inline field at *span* from *text*: the
     field and the one space separating it from its neighbour."""

@@ -29,6 +29,14 @@ FRAME_FIELDS = ("From", "Owner", "FailureType", "Reason", "ResumeAt", "RerunThro
 SECTIONS = ("Active Work", "Handoff", "Recovery", "Outstanding Obligations")
 
 _FRAME_RE = re.compile(r"^Frame (\d+)$")
+
+
+def _title_key(title: str) -> str:
+    return " ".join(title.split()).casefold()
+
+
+def _has_content(c: Container) -> bool:
+    return bool(c.fields or c.items or c.codes or c.subsections or any(p.text.strip() for p in c.prose))
 _OBLIGATION_RE = re.compile(r"^Obligation (\d+)$")
 
 
@@ -42,9 +50,24 @@ class StateModel:
         return self.doc.sections_named(title)
 
     def section(self, title: str) -> Optional[Container]:
-        """The section when present exactly once."""
+        """The section the rules read (SL201 reports what is not exactly one
+        `## Title`; a broken structure silences only what needs the broken
+        part):
+
+        * present once: that section;
+        * repeated: its first copy with content (a copy that holds only the
+          heading is skipped; SL201 compares the copies, and removes those
+          that are empty or identical);
+        * missing, but a heading differs from it only in letter case or
+          spacing (`## recovery`, `##  Recovery`): that section, found and
+          reported (SL201 respells the heading)."""
         found = self.sections(title)
-        return found[0] if len(found) == 1 else None
+        if not found:
+            key = _title_key(title)
+            found = [s for s in self.doc.sections if _title_key(s.title) == key]
+        if not found:
+            return None
+        return next((s for s in found if _has_content(s)), found[0])
 
     @property
     def header(self) -> Container:

@@ -10,7 +10,11 @@ The rules share one analysis of the active cycle (:func:`analysis`):
 * the scope is the file named by ``Active Work.Scope``; its conditions are
   list items that start with their ID.  Items under
   ``## Retired Acceptance Identifiers`` are retired; everything from
-  ``## Previous Cycles`` to the end of the document is history.
+  ``## Previous Cycles`` to the end of the document is history.  A section
+  heading counts at the start of its line only, as the framework reads it:
+  under an indented `` ## Retired Acceptance Identifiers`` the conditions
+  stay current, and the findings that causes carry the fix that writes the
+  heading at the line start.
 * the design is the file named by ``Active Work.Architecture``;
 * the records are the valid records whose provenance names the active cycle.
 
@@ -342,7 +346,11 @@ no-architectural-impact disposition"; Documentation Cycle Contract:
 "Architect accounts for each acceptance condition with relevant technical
 coverage or an explicit no-architectural-impact disposition".
 
-**Fix safety.** Sometimes (unsafe): when the design mentions exactly one ID the scope
+**Fix safety.** Sometimes. When the condition is current only because the
+`## Retired Acceptance Identifiers` (or `## Previous Cycles`) heading above
+it is indented, which the framework does not read as that heading, the
+heading is written at the start of its line (safe: the heading its author
+meant; one fix for every finding it causes). Otherwise (unsafe): when the design mentions exactly one ID the scope
 never mentions and misses exactly this one condition (and no other
 record names the unknown ID), the unknown ID is respelt as it (SL710 carries
 the same fix). Otherwise no fix: the coverage is Architect's design decision.
@@ -385,7 +393,11 @@ artifact whose completion contract requires accounting for every current
 ID"; the review, documentation and synchronization templates each say to
 account for every current AC.
 
-**Fix safety.** Sometimes (unsafe): when the record mentions exactly one ID the scope
+**Fix safety.** Sometimes. When the condition is current only because the
+`## Retired Acceptance Identifiers` (or `## Previous Cycles`) heading above
+it is indented, which the framework does not read as that heading, the
+heading is written at the start of its line (safe: the heading its author
+meant; one fix for every finding it causes). Otherwise (unsafe): when the record mentions exactly one ID the scope
 never mentions (a verification report, in its Acceptance Evidence) and misses
 exactly this one condition (and no other record names the unknown ID), the
 unknown ID is respelt as it. Otherwise no fix: the owning role must assess the

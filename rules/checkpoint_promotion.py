@@ -129,7 +129,7 @@ def promote_reason(project):
     if v is None or v.kind != "PROMOTE":
         return
     f = v.aw_f("PromotionReason")
-    if f is None or f.value.strip() not in ("NONE", ""):
+    if f is None or f.value.strip() and f.value != "NONE":
         return
     yield report(
         value_at(f),

@@ -149,7 +149,7 @@ def completion_change_reason(project):
     if v is None or v.kind != "COMPLETION_CHANGE":
         return
     f = v.reason_f
-    if f is None or f.value.strip() not in ("NONE", ""):
+    if f is None or f.value.strip() and f.value != "NONE":
         return
     yield report(
         value_at(f),

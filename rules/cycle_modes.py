@@ -11,6 +11,7 @@ missing, repeated or invalid is left to the STATE.md structure rules.
 from __future__ import annotations
 
 from standards_lint.protocol import CYCLE_ID_RE, TERMINAL_STATES
+from standards_lint.holding import holding
 from standards_lint.rule import module_rules, replace, report, rule
 from standards_lint.model.accessors import (
     CADENCES,
@@ -264,8 +265,12 @@ def _scheduling_remains(ws: str, frames: list[dict]) -> bool:
     summary="Pending cadence intent is cleared once no implementation scheduling remains before Reviewer.",
     explanation="""
 **What it does.** Reports a `PendingVerificationCadence` in a `STANDARD` cycle
-that is at or past `REVIEWING_IMPLEMENTATION` when no recovery frame still
-routes back to Developer or Tester work.
+that is at or past `REVIEWING_IMPLEMENTATION` when no implementation or
+increment scheduling remains: no frame left on the stack routes back to
+Developer or Tester work and, during recovery, a `FORWARD` or recovery
+`RESUME` has entered the state ("the full applicable Developer and Tester
+gates must hold", Full Verification Boundary); an unreadable `Handoff.Kind`
+decides nothing.
 
 **Why.** protocol/user-decisions.md, Switch verification cadence: "Once the
 current contract and recovery route establish that no implementation or
@@ -288,6 +293,13 @@ def stale_cadence(project):
     ws = workflow_state(sm)
     frames = frame_values(sm)
     if cadence not in CADENCES or ws not in FROM_REVIEWER_ON or frames is None:
+        return
+    h = holding(project)
+    if h is not None and h.recovery == "true" and not h.full_gates_due():
+        # During recovery only a FORWARD or recovery RESUME into a Reviewer
+        # state establishes that the full Developer and Tester gates hold
+        # (Full Verification Boundary); until then (an unreadable
+        # Handoff.Kind among them) scheduling may remain.
         return
     if _scheduling_remains(ws, frames):
         return

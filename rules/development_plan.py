@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Optional
 
 from standards_lint.findings import Edit, Fix
-from standards_lint.rule import module_rules, replace, report, rule
+from standards_lint.rule import module_rules, replace, report, rule, trim_fix
 from standards_lint.model.plan import (
     PLAN_CADENCES,
     PLAN_STATUSES,
@@ -23,7 +23,7 @@ from standards_lint.model.plan import (
     load_plan,
     one_field,
 )
-from standards_lint.fixes.plan import header_fields_once
+from standards_lint.fixes.plan import header_fields_once, increment_heading_fix
 
 
 # ---------------------------------------------------------------------------
@@ -51,9 +51,12 @@ cycle's development plan.
 > approved the current material plan. `IN_PROGRESS` means at least one approved step has
 > started [...]. `COMPLETE` means every current approved step is `DONE` [...].
 
-Step states (`DONE`, `PENDING`) or report states (`BLOCKED`) are not plan states.
+Step states (`DONE`, `PENDING`) or report states (`BLOCKED`) are not plan states, nor is
+a state written with spaces inside its backticks (`` `COMPLETE ` ``): the value is the
+text between the backticks.
 
-**Fix safety.** No fix: which state the plan is in is the Developer's judgement.""",
+**Fix safety.** Sometimes (safe): a value written with spaces inside its backticks (`` `COMPLETE ` ``) that is allowed once trimmed is trimmed; the text is the one written. Otherwise no fix: which state the plan is in is the Developer's judgement.""",
+    fix="sometimes",
     bad_example="`Status`: `DONE` `Verification Cadence`: `AFTER_IMPLEMENTATION`",
     good_example="`Status`: `COMPLETE` `Verification Cadence`: `AFTER_IMPLEMENTATION`",
     help="Set the plan's `Status` to PROPOSED, APPROVED, IN_PROGRESS or COMPLETE.",
@@ -73,8 +76,8 @@ def _header_value_in(project, name: str, allowed, message: str):
     if plan is None:
         return
     f = one_field(plan.header, name)
-    if f is not None and f.value.strip() not in allowed:
-        yield report((plan.path, f.value_span), message.format(value=f.value))
+    if f is not None and f.value not in allowed:
+        yield report((plan.path, f.value_span), message.format(value=f.value), trim_fix(plan.path, f, allowed))
 
 
 @rule(
@@ -115,7 +118,8 @@ def plan_cadence_fields_once(project):
 default) or `INCREMENTAL`.
 {_WHY_CADENCE}
 
-**Fix safety.** No fix: the cadence is a user decision.""",
+**Fix safety.** Sometimes (safe): a value written with spaces inside its backticks (`` `INCREMENTAL ` ``) that is allowed once trimmed is trimmed; the text is the one written. Otherwise no fix: the cadence is a user decision.""",
+    fix="sometimes",
     bad_example="`Verification Cadence`: `incremental`",
     good_example="`Verification Cadence`: `INCREMENTAL`",
     help="Set `Verification Cadence` to AFTER_IMPLEMENTATION or INCREMENTAL, as the user chose.",
@@ -140,7 +144,8 @@ def verification_cadence_value(project):
 > Developer alone selects and advances `Current Increment`, a defined positive increment
 > number or `NONE`, in its plan. (PROTOCOL.md, Testable Increments)
 
-**Fix safety.** No fix.""",
+**Fix safety.** Sometimes (safe): a value written with spaces inside its backticks (`` `NONE ` ``) that is allowed once trimmed is trimmed; the text is the one written. Otherwise no fix.""",
+    fix="sometimes",
     bad_example="`Current Increment`: `none`",
     good_example="`Current Increment`: `NONE`",
     help="Set `Current Increment` to `NONE` or the number of the increment in progress.",
@@ -153,9 +158,10 @@ def current_increment_value(project):
     f = one_field(plan.header, "Current Increment")
     if f is None:
         return
-    v = f.value.strip()
+    v = f.value
     if v != "NONE" and not POSITIVE_RE.match(v):
-        yield report((plan.path, f.value_span), f"`Current Increment` is `{v}`; it must be NONE or a positive increment number.")
+        yield report((plan.path, f.value_span), f"`Current Increment` is `{v}`; it must be NONE or a positive increment number.",
+                     trim_fix(plan.path, f, lambda x: x == "NONE" or POSITIVE_RE.match(x)))
 
 
 @rule(
@@ -174,7 +180,8 @@ def current_increment_value(project):
 
 **Fix safety.** Sometimes (safe): with `AFTER_IMPLEMENTATION` cadence or a `COMPLETE`
 plan, the protocol fixes `Current Increment: NONE` (SL805, SL806 carry the
-same fix). Otherwise no fix: whether the entry or the number is wrong is the
+same fix). Its entry headed otherwise than `### Increment N` carries SL820's heading
+fix (safe). Otherwise no fix: whether the entry or the number is wrong is the
 Developer's call.
 """,
     bad_example="`Current Increment`: `3`\n\n## Verification Increments\n\n### Increment 1",
@@ -190,7 +197,7 @@ def current_increment_defined(project):
     f = one_field(plan.header, "Current Increment")
     if f is None:
         return
-    v = f.value.strip()
+    v = f.value
     if v == "NONE":
         return
     if POSITIVE_RE.match(v) and plan.increment(int(v)) is not None:
@@ -199,6 +206,8 @@ def current_increment_defined(project):
     fix = None
     if (plan.cadence == "AFTER_IMPLEMENTATION" or plan.status == "COMPLETE") and not plan.doc.conflicts:
         fix = _current_increment_none_fix(plan)
+    elif POSITIVE_RE.match(v):
+        fix = increment_heading_fix(plan, int(v))  # its entry is there, misheaded (SL820)
     yield report(
         (plan.path, f.value_span),
         f"`Current Increment` {v} has no `### Increment {v}` entry under Verification Increments.",
@@ -235,7 +244,7 @@ def after_implementation_current_increment(project):
 
 def _current_increment_must_be_none(plan, because: str):
     f = one_field(plan.header, "Current Increment")
-    if f is None or f.value.strip() == "NONE":
+    if f is None or f.value == "NONE":
         return
     yield report(
         (plan.path, f.value_span),
@@ -247,7 +256,7 @@ def _current_increment_must_be_none(plan, because: str):
 def _current_increment_none_fix(plan) -> Optional[Fix]:
     """Set the plan's one `Current Increment` to NONE."""
     f = one_field(plan.header, "Current Increment")
-    if f is None or f.value.strip() == "NONE":
+    if f is None or f.value == "NONE":
         return None
     return replace(plan.path, f.value_span, "NONE", description="Set Current Increment to NONE")
 

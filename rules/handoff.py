@@ -36,7 +36,7 @@ def _project_mode(project) -> Optional[str]:
     found = [f for f in doc.fields if f.name == "ProjectMode"]
     if len(found) != 1:
         return None
-    return found[0].value.strip()
+    return found[0].value
 
 
 # -- Forward Transitions (beyond the checker) -------------------------------------------

@@ -16,7 +16,7 @@ from standards_lint.model.state_values import (
     state_value,
 )
 from standards_lint.protocol import FAILURE_TYPES, HANDOFF_KINDS, WORKFLOW_STATES
-from standards_lint.rule import module_rules, replace, report, rule
+from standards_lint.rule import module_rules, replace, report, rule, trim_fix
 from standards_lint.state import HANDOFF_FIELDS
 
 
@@ -42,7 +42,7 @@ def _handoff_values(st, name: str):
 one of `INITIAL`, `FORWARD`, `CHECKPOINT`, `FAILURE`, `RESUME`, `PROMOTE`,
 `USER_REWORK`, `NEW_CYCLE`, `SIGNOFF`, `CANCEL`, or `COMPLETION_CHANGE`."
 
-**Fix safety.** Sometimes: a value that is one kind misspelt (letter case,
+**Fix safety.** Sometimes. A value written with spaces inside its backticks (`` `FORWARD ` ``) that is allowed once trimmed is trimmed (safe: the text is the one written). A value that is one kind misspelt (letter case,
 spaces or hyphens for underscores, one typo) is respelt (unsafe: the user
 confirms the transition). Otherwise no fix: the kind records which transition
 happened.
@@ -72,7 +72,7 @@ def handoff_kind_unknown(project):
 "records the source state in `From`", and "Use `NONE` for inapplicable
 fields".
 
-**Fix safety.** Sometimes (unsafe): when the handoff's kind and
+**Fix safety.** Sometimes. A value written with spaces inside its backticks (`` `SCOPING ` ``) that is allowed once trimmed is trimmed (safe: the text is the one written). Otherwise unsafe: when the handoff's kind and
 `WorkflowState` determine the source -- `INITIAL` from `NONE`, `SIGNOFF` from
 `AWAITING_USER_SIGNOFF`, a STANDARD `CHECKPOINT` from the other side of the
 Developer/Tester exchange, a `FORWARD` (without recovery frames) from the one
@@ -103,14 +103,15 @@ def handoff_from_unknown(project):
 
 def _handoff_value_not_in(project, name: str, allowed, message: str, fix=None):
     """A finding at each `Handoff.<name>` value outside `allowed`;
-    ``fix(st, field)`` makes its fix."""
+    ``fix(st, field)`` makes its fix, after the trim of an allowed value
+    written with spaces inside its backticks (safe, the text is determined)."""
     st = state_model(project)
     if st is None:
         return
     for f in _handoff_values(st, name):
         if f.value not in allowed:
             yield report((STATE_PATH, f.value_span), message.format(value=f.value),
-                         fix(st, f) if fix is not None else None)
+                         trim_fix(STATE_PATH, f, allowed) or (fix(st, f) if fix is not None else None))
 
 
 @rule(
@@ -127,7 +128,7 @@ types (`SCOPING`, `ARCHITECTURE`, `PROJECT_CONTEXT`, `IMPLEMENTATION`,
 **Why.** PROTOCOL.md, Failure Types lists the types; Workflow State Reference:
 "Use `NONE` for inapplicable fields."
 
-**Fix safety.** Sometimes (unsafe): a handoff kind other than `FAILURE` and
+**Fix safety.** Sometimes. A value written with spaces inside its backticks (`` `NONE ` ``) that is allowed once trimmed is trimmed (safe: the text is the one written). Otherwise unsafe: a handoff kind other than `FAILURE` and
 `USER_REWORK` routes no failure, so its `FailureType` is set to `NONE`; for
 those two, a value that is one type misspelt is respelt. Unsafe: the kind may
 be the wrong field. Otherwise no fix: the type decides who owns the

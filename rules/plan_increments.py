@@ -5,6 +5,7 @@ ready outcome."""
 from __future__ import annotations
 
 from standards_lint.model.plan import AC_ID_RE, DEV_ID_RE, fields, labelled_block, load_plan
+from standards_lint.fixes.plan import increment_heading_fix
 from standards_lint.rule import module_rules, report, rule
 
 
@@ -15,14 +16,21 @@ from standards_lint.rule import module_rules, report, rule
     owner="record",
     summary="`### Increment N` entries must be numbered 1, 2, 3, ... in order.",
     explanation="""**What it does.** Reports an `### Increment N` entry whose number is not
-its position under `## Verification Increments`.
+its position under `## Verification Increments`, and an entry headed otherwise than
+exactly `### Increment N` (indented, or more than one space after the hashes:
+`###  Increment 1`), which the framework does not read as that increment. Such an
+entry is still read for its own fields, but it defines no increment: a checkpoint,
+`Current Increment` or assessment naming it is reported (SL804, SL859, SL860).
 
 **Why.**
 > The existing development plan holds ordered `### Increment N` entries, starting at 1
 > [...] Preserve existing numbers; append new entries rather than renumbering assessed
 > increments. (PROTOCOL.md, Testable Increments)
 
-**Fix safety.** No fix: renumbering assessed increments is itself forbidden.""",
+**Fix safety.** Sometimes (safe): a misheaded entry is written `### Increment N`, a
+heading's spelling (SL804, SL859 and SL860 carry the same fix). Otherwise no fix:
+renumbering assessed increments is itself forbidden.""",
+    fix="sometimes",
     bad_example="### Increment 1\n...\n### Increment 3",
     good_example="### Increment 1\n...\n### Increment 2",
     help="Number the `### Increment N` entries 1, 2, 3, ... in order.",
@@ -32,11 +40,21 @@ def increment_numbering(project):
     plan = load_plan(project)
     if plan is None:
         return
-    for pos, inc in enumerate(plan.increments, 1):
+    for inc in plan.increments:
+        if inc.misheaded:
+            written = plan.doc.text[inc.container.heading.span.start:inc.container.heading.span.end].strip()
+            yield report(
+                inc.container.heading,
+                f"`{written}` is not headed exactly `### Increment {inc.number}`, so it is not read as an "
+                "increment's definition; increments are numbered 1, 2, 3, ... in order.",
+                increment_heading_fix(plan, inc.number),
+            )
+    for pos, inc in enumerate(plan.defined_increments, 1):
         if inc.number != pos:
             yield report(
                 inc.container.heading,
                 f"Increment {inc.number} is entry {pos}; increments must be numbered 1, 2, 3, ... in order.",
+                increment_heading_fix(plan),
             )
 
 

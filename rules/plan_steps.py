@@ -349,7 +349,7 @@ def plan_complete_after_developing(project):
     if plan is None:
         return
     f = agreed_field(plan.header, "Status")
-    if f is None or f.value.strip() == "COMPLETE" or f.value.strip() not in PLAN_STATUSES:
+    if f is None or f.value == "COMPLETE" or f.value not in PLAN_STATUSES:
         return
     if not developer_completion_due(project, plan):
         return

@@ -160,7 +160,7 @@ def project_mode_missing(project):
 "ProjectMode - GREENFIELD - BROWNFIELD". Any other value leaves the project
 baseline undefined.
 
-**Fix safety.** Sometimes: a value that is one mode misspelt is corrected (the template's angle brackets, `<BROWNFIELD>`: safe; letter case: unsafe). Any other value is the user's decision.
+**Fix safety.** Sometimes: a value that is one mode misspelt is corrected (spaces inside its backticks, `` `BROWNFIELD ` ``, or the template's angle brackets, `<BROWNFIELD>`: safe; letter case: unsafe). Any other value is the user's decision.
 """,
     bad_example="`ProjectMode`: `brownfield`",
     good_example="`ProjectMode`: `BROWNFIELD`",

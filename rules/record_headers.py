@@ -12,7 +12,7 @@ from standards_lint.parser import LineIndex
 from standards_lint.findings import Edit, Fix
 from standards_lint.protocol import TERMINAL_STATES, VERIFICATION_CADENCES, record_path
 from standards_lint.records import provenance_of
-from standards_lint.rule import module_rules, replace, report, rule
+from standards_lint.rule import module_rules, replace, report, rule, trim_fix
 from standards_lint.fixes.records import complete_fix
 from standards_lint.model.cycle import complete_due, complete_holds
 from standards_lint.fixes.spelling import meant_value
@@ -190,7 +190,12 @@ prevents completion; neither is passing. `COMPLETE` requires the shared
 Reviewer gate"* (Reviewer template). Entry statuses such as `OPEN` or `DONE`
 belong to findings and plan steps, not to the record.
 
-**Fix safety.** Sometimes (unsafe). Once the cycle has passed the record's
+A status written with spaces inside its backticks (`` `COMPLETE ` ``) is
+not one of them: the value is the text between the backticks.
+
+**Fix safety.** Sometimes. A status padded with spaces inside its backticks
+(`` `COMPLETE ` ``) is trimmed (safe: the text is the one written). Otherwise
+unsafe: once the cycle has passed the record's
 gate, whatever the value, SL900's fix: `COMPLETE`, where what a COMPLETE
 record must hold does hold (see SL931). Before it, a value that is one status
 misspelt, differing only in letter case (`complete`), a space for `_` (`IN
@@ -212,7 +217,7 @@ def record_status_invalid(project):
         if not applies or f is None:
             continue
         v = f.value.strip()
-        if not v or _is_template(v) or v in STATUSES:
+        if not v or _is_template(v) or f.value in STATUSES:
             continue
         yield report(
             (f.path, f.value_span),
@@ -226,7 +231,11 @@ def _status_respelt(project, r, f):
     record's gate, SL900's: COMPLETE, where what COMPLETE requires holds.
     Before it, a value that is one allowed status misspelt (letter case, a
     space for `_`, one typo: `COMPLETES`) is respelt, COMPLETE again only
-    where what it requires holds."""
+    where what it requires holds.  A status written with spaces inside its
+    backticks (`COMPLETE `) is trimmed first (safe: the text is determined)."""
+    trimmed = trim_fix(f.path, f, STATUSES)
+    if trimmed is not None:
+        return trimmed
     if complete_due(project, r.path):
         return complete_fix(project, r.path)
     fix = meant_value(f.path, f, STATUSES)

@@ -26,7 +26,8 @@ from standards_lint.model.record_paths import POINTERS, active_work_field, norma
 from standards_lint.fixes.records import move_fix, respelt_id_fix
 
 # The plan's fixed path is also named by Active Work.Development, which is
-# where a wrong file there is reported (SL641/SL642).
+# where a wrong file there is reported (SL641/SL642); while Development is
+# NONE no path names it, and the fixed path itself is checked.
 COLLISION_CHECKED = FIXED[1:]
 FIXED_TYPES = ("DEVELOPMENT", "VERIFICATION", "REVIEW", "DOCUMENTATION", "SYNCHRONIZATION")
 
@@ -76,8 +77,10 @@ def _fixed_path_findings(project):
         return
     found = blocks(project)
     blocked_parents = set()
+    dev = active_work_field(project, "Development")
+    checked = COLLISION_CHECKED + ((FIXED[0],) if dev is not None and dev.value in ("NONE", "UNSET") else ())
     for art, kind, path in _fixed_paths(cycle):
-        if (art, kind) not in COLLISION_CHECKED:
+        if (art, kind) not in checked:
             continue
         what = label(art, kind)
         k = project.kind(path)
@@ -145,7 +148,8 @@ relabeling, or adopting it or silently choosing another path"."""
     explanation=f"""
 **What it does.** Looks at the active cycle's fixed paths for the
 verification report, both review reports, the documentation record and the
-synchronization record; a file there that does not begin with a
+synchronization record (and the development plan's while `Active
+Work.Development` is `NONE`: otherwise SL641/SL642 report what it names); a file there that does not begin with a
 `<!-- STANDARDS` block (a leading blank line or conflict marker counts) is
 reported.
 

@@ -11,7 +11,7 @@ from typing import Optional
 
 from standards_lint.ast import Container, Document
 from standards_lint.holding import tester_record_relaxed
-from standards_lint.rule import module_rules, report, rule
+from standards_lint.rule import heading_fix, module_rules, report, rule
 from standards_lint.model.plan import (
     POSITIVE_RE,
     SUSPENDED_RE,
@@ -112,19 +112,19 @@ def suspended_assignment_values(project):
     for doc, c in _entries(project):
         num = SUSPENDED_RE.match(c.title).group(1)
         frame = one_field(c, "Recovery Frame")
-        if frame is not None and not POSITIVE_RE.match(frame.value.strip()):
+        if frame is not None and not POSITIVE_RE.match(frame.value):
             yield report((doc.path, frame.value_span), f"Suspended Assignment {num}: `Recovery Frame` must be a frame number, not `{frame.value}`.")
         purpose = one_field(c, "Purpose")
         if purpose is None:
             continue
-        p = purpose.value.strip()
+        p = purpose.value
         if p not in ("DEVELOPMENT", "FULL", "INCREMENT", "CORRECTION"):
             yield report((doc.path, purpose.value_span), f"Suspended Assignment {num}: `Purpose` must be DEVELOPMENT, FULL, INCREMENT or CORRECTION, not `{p}`.")
             continue
         target = one_field(c, "Target")
         if target is None:
             continue
-        t = target.value.strip()
+        t = target.value
         if p in ("DEVELOPMENT", "FULL") and t != "NONE":
             yield report((doc.path, target.value_span), f"Suspended Assignment {num}: a {p} assignment uses `Target`: `NONE`, not `{t}`.")
         elif p == "INCREMENT" and not _INCREMENT_TARGET_RE.match(t):
@@ -334,6 +334,58 @@ def suspended_assignment_numbers(project):
         if num in used:
             yield report(c.heading, f"Suspended Assignment {num} is numbered like an earlier entry; append entries with unique numbers.")
         used.add(num)
+
+
+_SUSPENDED_TITLE_RE = re.compile(r"^Suspended Assignment\b")
+
+
+@rule(
+    code="SL887",
+    name="suspended-assignment-heading",
+    section="Implementation and Verification Recovery Gates",
+    owner="record",
+    summary="A suspended assignment is headed `### Suspended Assignment N`, N a positive number.",
+    explanation=f"""**What it does.** Reports a `### Suspended Assignment ...` heading of the
+development plan or the verification report whose number is not a positive
+number, or that ends in a closing sequence (`### Suspended Assignment 3 ###`).
+The entry is still read by its number (CommonMark drops the closing
+sequence), so its fields are checked; but the framework reads the heading
+literally, takes `3 ###` for the number and rejects it.
+
+**Why.**
+{_WHY}
+
+**Fix safety.** Sometimes (safe): a closing sequence is dropped, which is the
+heading's spelling. A number that is not positive has no fix: which entry it
+is (and which is the latest) is the role's record.""",
+    fix="sometimes",
+    bad_example="### Suspended Assignment 3 ###",
+    good_example="### Suspended Assignment 3",
+    help="Head the entry `### Suspended Assignment N`, with its positive number and nothing after it.",
+    no_fix_reason="A missing or non-positive number: which entry it is is the role's record.",
+)
+def suspended_assignment_heading(project):
+    docs = []
+    plan = load_plan(project)
+    if plan is not None:
+        docs.append(plan.doc)
+    rep = load_report(project)
+    if rep is not None:
+        docs.append(rep)
+    for doc in docs:
+        for h in doc.headings:
+            if h.level != 3 or not _SUSPENDED_TITLE_RE.match(h.text):
+                continue
+            written = doc.text[h.span.start:h.span.end].strip()
+            m = SUSPENDED_RE.match(h.text)
+            if m is not None and int(m.group(1)) > 0:
+                if h.closed:
+                    yield report(h, f"The heading `{written}` ends in a closing sequence, which the framework reads "
+                                    f"as part of the assignment number; write `{h.canonical}`.",
+                                 heading_fix(doc, h, f"Drop the closing sequence: `{h.canonical}`"))
+                continue
+            yield report(h, f"The heading `{written}` needs a positive assignment number: "
+                            "`### Suspended Assignment N`.")
 
 
 standards_lint_rules = module_rules(globals())

@@ -278,10 +278,10 @@ def closure_eligible_prerequisites(project):
         return
     for name in ELIGIBLE_NOT_NONE:
         f = _one(sec, name)
-        if f is not None and f.value.strip() == "NONE":
+        if f is not None and f.value == "NONE":
             yield report((f.path, f.value_span), f"ELIGIBLE closure requires {name}, not NONE.")
     f = _one(sec, "Unmet Requirements")
-    if f is not None and f.value.strip() != "NONE":
+    if f is not None and f.value != "NONE":
         yield report(
             (f.path, f.value_span),
             "ELIGIBLE closure requires Unmet Requirements NONE; record remaining work as INELIGIBLE "
@@ -410,7 +410,7 @@ def closure_ineligible_without_unmet(project):
     unmet = _one(secs[0], "Unmet Requirements")
     if elig is None or unmet is None or elig.value != "INELIGIBLE":
         return
-    if unmet.value.strip() == "NONE":
+    if unmet.value == "NONE":
         yield report(
             (unmet.path, unmet.value_span),
             "INELIGIBLE closure must name the unmet requirements, their owners and the evidence or user action "

@@ -29,7 +29,7 @@ from standards_lint.protocol import (
     VERIFICATION_CADENCES,
     WORKFLOW_STATES,
 )
-from standards_lint.rule import module_rules, replace, report, rule
+from standards_lint.rule import heading_fix, module_rules, replace, report, rule
 from standards_lint.state import ACTIVE_WORK_FIELDS, HANDOFF_FIELDS, HEADER_FIELDS, SECTIONS
 from standards_lint.fixes.spelling import meant_value
 from standards_lint.fixes.state import keep_determined_fix, remove_field_span, section_respell_fix
@@ -327,7 +327,10 @@ def state_title(project):
     explanation="""
 **What it does.** Checks that `## Active Work`, `## Handoff`, `## Recovery`
 and `## Outstanding Obligations` each occur exactly once in
-`.standards/STATE.md`, with exactly that heading text.
+`.standards/STATE.md`, with exactly that heading text (one space after the
+hashes; the framework does not read `##  Recovery` or `## recovery`). The
+other rules still read such a section, and a repeated one as its first copy
+with content: a broken heading silences nothing but itself.
 
 **Why.** PROTOCOL.md, Persisted Workflow State: "`STATE.md` uses this shape"
 with these four sections, and Workflow State Reference: "The subsections
@@ -350,9 +353,15 @@ def state_section_count(project):
     for title in SECTIONS:
         found = st.sections(title)
         if len(found) == 1:
+            h = found[0].heading
+            if h.gap != " ":  # `##  Recovery`: read, but not as the framework reads it (indentation it reads)
+                written = st.doc.text[h.span.start:h.span.end].strip()
+                yield report(h, f"STATE.md has no `## {title}` section; the heading `{written}` must read exactly "
+                                f"`## {title}`.", heading_fix(st.doc, h, f"Spell the heading `## {title}`"))
             continue
         if not found:
-            near = [s for s in st.doc.sections if s.title.strip().lower() == title.lower()]
+            key = " ".join(title.split()).casefold()
+            near = [s for s in st.doc.sections if " ".join(s.title.split()).casefold() == key]
             if near:
                 where = near[0].heading
                 msg = (f"STATE.md has no `## {title}` section; the heading `{near[0].heading.text.strip()}` "
@@ -553,7 +562,7 @@ values; Workflow States lists the states; Workflow State Reference:
 `INCREMENTAL`, or `AFTER_IMPLEMENTATION` ... a missing, invalid, or repeated
 value is an inconsistency."
 
-**Fix safety.** Sometimes: the template's angle brackets around a valid value are dropped (safe); a value differing only in letter case, spaces or hyphens from exactly one allowed value, or one typo away from exactly one, is respelt (unsafe: a state change the user confirms). Any other value is replaced (unsafe) by the value the rest of STATE.md determines, where SL202 would insert one for the missing field: `Active` from the frames or obligations, `CompletionPolicy: NONE` outside a standard cycle, `PendingVerificationCadence: NONE` in a documentation or inactive cycle, `WorkflowState` from the handoff's route and `CycleMode` from the fields a mode fixes. Otherwise no fix.
+**Fix safety.** Sometimes: a valid value written with spaces inside its backticks (`` `false ` ``) is trimmed (safe: the text is the one written); the template's angle brackets around a valid value are dropped (safe); a value differing only in letter case, spaces or hyphens from exactly one allowed value, or one typo away from exactly one, is respelt (unsafe: a state change the user confirms). Any other value is replaced (unsafe) by the value the rest of STATE.md determines, where SL202 would insert one for the missing field: `Active` from the frames or obligations, `CompletionPolicy: NONE` outside a standard cycle, `PendingVerificationCadence: NONE` in a documentation or inactive cycle, `WorkflowState` from the handoff's route and `CycleMode` from the fields a mode fixes. Otherwise no fix.
 """,
     bad_example="`WorkflowState`: `REVIEWING IMPLEMENTATION`",
     good_example="`WorkflowState`: `REVIEWING_IMPLEMENTATION`",

@@ -14,8 +14,8 @@ from standards_lint.ast import Document
 from standards_lint.findings import Edit, Fix
 from standards_lint.holding import holding, tester_record_relaxed
 from standards_lint.protocol import record_path
-from standards_lint.rule import module_rules, report, rule
-from standards_lint.fixes.plan import header_fields_once, handoff_heading_fix
+from standards_lint.rule import module_rules, report, rule, trim_fix
+from standards_lint.fixes.plan import header_fields_once, handoff_heading_fix, increment_heading_fix
 from standards_lint.model.plan import (
     REVIEWER_OR_LATER,
     cycle_id,
@@ -183,7 +183,8 @@ current implementation contract; target `NONE`. `INCREMENT`: assess the assigned
 outcome [...] `CORRECTION`: verify a specific owned correction or affected recovery
 rerun".
 
-**Fix safety.** No fix.""",
+**Fix safety.** Sometimes (safe): a value written with spaces inside its backticks (`` `FULL ` ``) that is allowed once trimmed is trimmed; the text is the one written. Otherwise no fix.""",
+    fix="sometimes",
     bad_example="`Assessment Purpose`: `full`",
     good_example="`Assessment Purpose`: `FULL`",
     help="Set `Assessment Purpose` to FULL, INCREMENT or CORRECTION.",
@@ -194,8 +195,9 @@ def assessment_purpose_value(project):
     if doc is None:
         return
     f = one_field(doc.header, "Assessment Purpose")
-    if f is not None and f.value.strip() not in PURPOSES:
-        yield report((doc.path, f.value_span), f"`Assessment Purpose` is `{f.value}`; it must be FULL, INCREMENT or CORRECTION.")
+    if f is not None and f.value not in PURPOSES:
+        yield report((doc.path, f.value_span), f"`Assessment Purpose` is `{f.value}`; it must be FULL, INCREMENT or CORRECTION.",
+                     trim_fix(doc.path, f, PURPOSES))
 
 
 @rule(
@@ -495,8 +497,15 @@ def complete_report_awaiting_implementation(project):
 
 
 def _plan_increments(project) -> set[int]:
+    """The increment numbers the plan defines (a misheaded `###  Increment N`
+    defines none: SL820 reports it, and its heading fix is carried here)."""
     plan = load_plan(project)
-    return {inc.number for inc in plan.increments} if plan is not None else set()
+    return {inc.number for inc in plan.defined_increments} if plan is not None else set()
+
+
+def _misheaded_fix(project, number: int):
+    plan = load_plan(project)
+    return increment_heading_fix(plan, number) if plan is not None else None
 
 
 @rule(
@@ -512,7 +521,9 @@ when the development plan has no `### Increment N`.
 edits the plan" — increments are the Developer's plan-local references (PROTOCOL.md,
 Testable Increments); "Every checkpoint requires a defined increment."
 
-**Fix safety.** No fix.""",
+**Fix safety.** Sometimes (safe): when the plan has the increment under a heading
+not written exactly `### Increment N`, SL820's fix writes it so. Otherwise no fix.""",
+    fix="sometimes",
     bad_example="`Assessment Target`: `Increment 2` (the plan defines only Increment 1)",
     good_example="`Assessment Target`: `Increment 1`",
     help="Name an increment the development plan defines in `Assessment Target`.",
@@ -527,7 +538,8 @@ def assessment_target_increment_defined(project):
     if not m:
         return
     if int(m.group(1)) not in _plan_increments(project):
-        yield report(_where(doc, "Assessment Target"), f"`Assessment Target` names Increment {m.group(1)}, which has no definition in the development plan.")
+        yield report(_where(doc, "Assessment Target"), f"`Assessment Target` names Increment {m.group(1)}, which has no definition in the development plan.",
+                     _misheaded_fix(project, int(m.group(1))))
 
 
 @rule(
@@ -543,7 +555,9 @@ table whose increment number has no `### Increment N` in the development plan.
 evidence required by **Checkpoint Handoffs**." Increment numbers are plan-local
 references (PROTOCOL.md, Testable Increments).
 
-**Fix safety.** No fix.""",
+**Fix safety.** Sometimes (safe): when the plan has the increment under a heading
+not written exactly `### Increment N`, SL820's fix writes it so. Otherwise no fix.""",
+    fix="sometimes",
     bad_example="| 3 | Endpoint / AC-001 | ... | VERIFIED |  (the plan defines Increments 1 and 2)",
     good_example="| 1 | Endpoint / AC-001 | ... | VERIFIED |",
     help="Name only increments of the development plan in Increment Assessments.",
@@ -560,7 +574,8 @@ def increment_assessment_defined(project):
             continue
         reported.add(n)
         where = _section_heading(doc, "Increment Assessments")
-        yield report(where, f"The Increment Assessments table records Increment {n}, which has no development-plan definition.")
+        yield report(where, f"The Increment Assessments table records Increment {n}, which has no development-plan definition.",
+                     _misheaded_fix(project, n))
 
 
 def _section_heading(doc: Document, title: str):

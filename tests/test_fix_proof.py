@@ -9,18 +9,21 @@ case's tree is written to a temporary folder and fixed in-process with
 - a second run changes nothing (no edit, no move);
 - no file differs but those the fixes edited or moved, and a moved file is
   gone from its old path;
+- when the fixed tree is the tree of another case of the sets (a fix that
+  restores a mutation's original, say), it meets that case's checker
+  verdict, in both modes, exactly as the parity harness holds a case;
 - every finding after the fixes was there before (same code, same file,
   renames followed): a new finding is a bug in a fix or in a rule.  The one
-  exception is a fix that makes readable what the rules could not read
-  before (REVEALING: a STATE.md section heading `## recovery` -> `## Recovery`,
-  an enumerated value `<false>` -> `false`, an Active Work path now naming
-  this cycle's record, a record moved to its fixed path (SL635, and SL930
-  carrying the same move), an `Active Work.Id` respelt to the ID its records
-  name, a BaselineReconciliation list whose last incomplete entry is
-  removed): what the rules then
-  find in the newly read part is a first report, not the fix's doing.  Those
-  are counted as "revealed", except a finding of the revealing fix's own code
-  when no other revealing fix applied, which is always a bug;
+  exception is a fix that makes readable a value no rule could read before,
+  and only for the rules that read exactly that value (REVEALING below,
+  each argued: an enumerated value `<false>` -> `false`, a padded status
+  trimmed, an Active Work path now naming this cycle's record, a record
+  moved to its fixed path, an `Active Work.Id` respelt to the ID its records
+  name, a BaselineReconciliation list made complete, a stale frame popped).
+  What those rules then find is a first report, not the fix's doing; it is
+  counted as "revealed".  A fix never reveals a finding of its own code.
+  A broken STATE.md heading or a repeated section reveals nothing: the
+  rules read the section already (StateModel.section);
 - every finding that had a safe fix is gone;
 - every finding, before and after, carries `help` (the next step) and an
   owner.
@@ -35,38 +38,85 @@ import os
 import shutil
 from collections import Counter
 from pathlib import Path
+from typing import Optional
 
 import pytest
 
 from standards_lint.engine import lint, load_registry
 from standards_lint.fixer import fix_project
 
-from .parity.harness import CASE_FILES, iter_cases, materialize
+from .parity.harness import CASE_FILES, MODES, evaluate, iter_cases, load_known, load_map, materialize
 
 CHUNK = 150
-# Fixes that make readable what the rules could not read (see above).
-# SL501/SL502: an `Active` flag contradicting the stack makes the handoff
-# rules read the state as recovery (or not); set right, the gate that
-# really applies (a checkpoint's, say) is checked for the first time.
-# SL260: an Active Work.Id respelt to the ID its records name makes those
-# records this cycle's, so their content is checked for the first time.
-# SL930: a record missing at its fixed path while this cycle's only record of
-# the type sits elsewhere carries SL635's fix, the same move; whichever of
-# the two findings the fixer applies it for, the moved record is then read
-# at its fixed path for the first time (its Status, say: SL931).
-# SL212: the BaselineReconciliation rules check the sources (SL213-SL215, and
-# the cycle-mode rules the list) only when every entry is complete, as the
-# checker does; removing an empty entry or a partial copy of a complete one
-# makes the list readable, so its sources are checked for the first time.
-# SL220: a handoff kind respelt (`RESUMES` -> `RESUME`), like SL203's
-# enumerated values: the rules that route by the kind read it for the first time.
-REVEALING = frozenset({"SL120", "SL121", "SL201", "SL202", "SL203", "SL212", "SL220", "SL223", "SL260", "SL501",
-                       "SL502", "SL635", "SL640", "SL641", "SL642", "SL643", "SL644", "SL930"})
+
+
+def _reveals(codes: str, why: str) -> tuple:
+    return frozenset(codes.split()), why
+
+
+# Fixes that make readable a value no rule could read before, and the rules
+# that read exactly that value: a finding of one of those codes that appears
+# after the fix is a first report of the newly read value, not the fix's
+# doing.  Any other new finding is a broken promise (a rule was silent for
+# no reason, or a fix inferred the wrong side).  One line of argument each.
+_PATHS = _reveals("SL701 SL710 SL720 SL721 SL812 SL815 SL816 SL824 SL930",
+                  "an Active Work path now naming this cycle's record: the scope, design or plan it names is read "
+                  "for the first time (its conditions, coverage, steps)")
+_MOVE = _reveals("SL850 SL856 SL906 SL930 SL931",
+                 "a record moved to its fixed path (SL930 carries SL635's move) is read there for the first time: "
+                 "its header, status and entries")
+_STALE = _reveals("SL643",
+                  "the stale frame popped (Recovery.Active set false): the Active Work paths the recovery kept from "
+                  "being due are due (Holding.passed_due reads the stack)")
+REVEALING: dict = {
+    "SL202": _reveals("SL301 SL303 SL313 SL314 SL415 SL507 SL513 SL631 SL636 SL640 SL643 SL701 SL710 SL720 SL721 "
+                      "SL901 SL902 SL930 SL937",
+                      "a missing required STATE.md field inserted with the value the rest of STATE.md determines: "
+                      "the rules that read that field (state, mode, policy, Id, a path) read it for the first time"),
+    "SL203": _reveals("SL307 SL354 SL355 SL420 SL511 SL512 SL720 SL930 SL960",
+                      "an enumerated STATE.md value made readable (`<TESTING>`, `false `): the rules that branch on "
+                      "it (route, gates, held and due records, sign-off readiness) read it for the first time"),
+    "SL212": _reveals("SL213 SL214 SL215 SL314 SL353",
+                      "the BaselineReconciliation list made readable (an empty or partial entry removed): its "
+                      "sources (SL213-SL215) and the mode rules on an unresolved list read it for the first time"),
+    "SL220": _reveals("SL354 SL420 SL816 SL856 SL931 SL937",
+                      "a handoff kind respelt (`RESUMES`, ` RESUME`): the rules that route by the kind (the "
+                      "handoff's route, which records and gates are due) read it for the first time"),
+    "SL260": _reveals("SL111 SL601 SL636 SL701 SL710 SL720 SL721 SL800 SL810 SL813 SL814 SL816 SL824 SL853 "
+                      "SL857 SL881 SL930",
+                      "Active Work.Id respelt to the ID its records name: those records become this cycle's, so "
+                      "their contents are checked for the first time"),
+    "SL501": _reveals("SL303 SL411 SL513 SL643 SL720 SL833 SL937",
+                      "Recovery.Active set to match the stack: the rules that ask whether recovery is active "
+                      "(checkpoints, held and due records and paths, recovery gates) read it for the first time"),
+    "SL635": _MOVE,
+    "SL930": _MOVE,
+    "SL640": _PATHS,
+    "SL641": _PATHS,
+    "SL642": _PATHS,
+    "SL643": _PATHS,
+    "SL800": _reveals("SL814", "a plan Status trimmed (`COMPLETE `): the rule on a COMPLETE plan's steps reads it "
+                               "for the first time"),
+    "SL901": _reveals("SL720 SL721 SL857 SL858 SL931",
+                      "a record Status trimmed (`IN_PROGRESS `): the rules on a COMPLETE record (coverage, purpose) "
+                      "and on a passed record's status read it for the first time"),
+    # The stale-frame fix, whichever of the findings carrying it it is applied for.
+    **{code: _STALE for code in ("SL350", "SL505", "SL506", "SL507", "SL510", "SL511", "SL512", "SL513",
+                                 "SL514", "SL515", "SL516", "SL520")},
+}
+# The old, wide exception (any new finding after one of these fixes), kept
+# only to list what the fixes reveal: STANDARDS_LINT_PROOF_GATHER=1.
+GATHER = bool(os.environ.get("STANDARDS_LINT_PROOF_GATHER"))
+GATHER_CODES = frozenset({"SL120", "SL121", "SL201", "SL202", "SL203", "SL212", "SL220", "SL223", "SL260", "SL501",
+                          "SL502", "SL635", "SL640", "SL641", "SL642", "SL643", "SL644", "SL930", "SL800", "SL802",
+                          "SL803", "SL810", "SL851", "SL901", "SL221", "SL222", "SL820", "SL804", "SL859", "SL860",
+                          "SL887", "SL720", "SL721", "SL350", "SL505", "SL506", "SL507", "SL510", "SL511", "SL512",
+                          "SL513", "SL514", "SL515", "SL516", "SL520"})
 # A DOCUMENTATION rule and its general twin quote the same protocol sentence
 # for different cycle modes: a fix that changes the mode moves the finding
 # from one to the other; it is the same finding.
 TWINS = {"SL407": "SL421", "SL405": "SL419", "SL410": "SL420", "SL408": "SL421"}
-revealed: list[str] = []
+revealed: list[tuple] = []
 BASE = "/dev/shm" if os.path.isdir("/dev/shm") else None
 
 
@@ -95,6 +145,52 @@ def _snapshot(root: Path) -> dict[str, bytes]:
 
 def _key(f, renamed: dict[str, str]):
     return (TWINS.get(f.code, f.code), renamed.get(f.path, f.path))
+
+
+def _revealed_by(applied: set[str], code: str) -> tuple[str, ...]:
+    """The applied fixes whose newly readable value *code*'s rule reads
+    (REVEALING); a fix never reveals a finding of its own code."""
+    if GATHER:  # the old, wide exception, to list what the fixes reveal
+        return tuple(sorted(c for c in applied if c in GATHER_CODES and c != code))
+    return tuple(sorted(c for c in applied if c != code and code in REVEALING.get(c, ((), ""))[0]))
+
+
+_TREES: dict = {}
+
+
+def _tree_key(files: dict, case: dict):
+    return (case.get("git"), repr(sorted((case.get("committed") or {}).items())), repr(sorted(files.items())))
+
+
+def _verdict_case(case: dict, after_files: dict) -> Optional[dict]:
+    """The case whose tree (working files, git and HEAD) the fixed tree is,
+    when a case set has one other than *case*: its verdict is the checker's
+    for the fixed tree."""
+    if not _TREES:
+        for c in iter_cases():
+            _TREES.setdefault(_tree_key(c["files"], c), c)
+    try:
+        files = {rel: data.decode("utf-8") for rel, data in after_files.items()}
+    except UnicodeDecodeError:
+        return None
+    found = _TREES.get(_tree_key(files, case))
+    return found if found is not None and found["id"] != case["id"] else None
+
+
+_MAP: list = []
+_KNOWN: dict = {}
+
+
+def _rows():
+    if not _MAP:
+        _MAP.extend(load_map())
+    return _MAP
+
+
+def _known():
+    if not _KNOWN:
+        _KNOWN.update(load_known())
+    return _KNOWN
 
 
 def prove(case: dict, registry, counts: Counter) -> list[str]:
@@ -144,18 +240,35 @@ def prove(case: dict, registry, counts: Counter) -> list[str]:
         created = set(after_files) - set(before_files) - set(renamed.values())
         if created:
             problems.append(f"{cid}: files appeared that no fix made: {sorted(created)}")
-        # No new finding; the safe-fixed ones are gone.
+        # The fixed tree is another case's tree: it meets that case's verdict.
+        verdict = _verdict_case(case, after_files)
+        if verdict is not None:
+            counts["fixed trees with a verdict"] += 1
+            for mode in MODES:
+                findings = after.findings if mode == "plain" else lint(
+                    str(root), use_git=True, registry=registry, turn_end=True).findings
+                out = evaluate(verdict, findings, _rows(), _known(), mode)
+                if not out.ok:
+                    what = [f"missing {p['message'][:90]}" for p in out.missing]
+                    what += [f"extra {f.code} {f.message[:90]}" for f in out.extra + out.internal]
+                    what += [f"unmapped {p['message'][:90]}" for p in out.unmapped]
+                    problems.append(f"{cid}: the fixed tree is {verdict['id']}'s, but in the {mode} check: "
+                                    + "; ".join(what[:3]))
+        # No new finding (but what a revealing fix makes readable); the
+        # safe-fixed ones are gone.
         had = Counter(_key(f, renamed) for f in before)
         now = Counter(_key(f, renamed) for f in after.findings)
-        revealing = {f.code for f in report.fixed if f.code in REVEALING}
+        applied = {f.code for f in report.fixed}
         for key, n in sorted(now.items()):
             if n > had.get(key, 0):
-                if any(code != key[0] for code in revealing):
+                by = _revealed_by(applied, key[0])
+                if by:
                     counts["revealed"] += n - had.get(key, 0)
-                    revealed.append(f"{cid}: {key[0]} in {key[1]}")
+                    revealed.append((cid, by, key[0], key[1]))
                     continue
                 msgs = [f.message for f in after.findings if _key(f, renamed) == key]
-                problems.append(f"{cid}: new finding after the fixes: {key[0]} in {key[1]}: {msgs[-1][:200]}")
+                problems.append(f"{cid}: new finding after the fixes: {key[0]} in {key[1]} "
+                                f"(fixes {sorted(applied)}): {msgs[-1][:200]}")
         left = {(f.code, f.path, f.message) for f in after.findings}
         for f in before:
             if f.fix is not None and f.fix.applicability == "safe":
@@ -198,6 +311,7 @@ def main(argv=None) -> int:
     ap.add_argument("--case", action="append", help="only these case ids")
     ap.add_argument("--every", type=int, default=1, help="only every N-th failing case")
     ap.add_argument("--show", type=int, default=40)
+    ap.add_argument("--revealed", action="store_true", help="print what each revealing fix revealed")
     args = ap.parse_args(argv)
     reg = load_registry()
     total: Counter = Counter()
@@ -216,6 +330,12 @@ def main(argv=None) -> int:
     for p in problems[: args.show]:
         print("  ", p)
     print(f"{len(problems)} broken promises")
+    if args.revealed:
+        pairs = Counter((by, code) for _, by, code, _ in revealed)
+        for (by, code), n in sorted(pairs.items(), key=lambda kv: (-kv[1], kv[0])):
+            print(f"   revealed {n:4d}  {code} after {'+'.join(by)}")
+        for cid, by, code, path in revealed:
+            print(f"   case {cid}: {code} in {path} after {'+'.join(by)}")
     return 1 if problems else 0
 
 

@@ -90,6 +90,26 @@ def _cached_fix(ctx: Context, key: tuple, build) -> Optional[Fix]:
     return cache[key]
 
 
+def _heading_fix(ctx: Context, ac_id: str) -> Optional[Fix]:
+    """The safe fix of a current condition that is current only because the
+    `## Retired Acceptance Identifiers` or `## Previous Cycles` heading above
+    it is indented (so not read as that heading): the heading written at
+    the start of its line, as its author meant it.  One root fix, carried by
+    every finding the condition's being current causes."""
+    sc = ctx.scope
+    if sc is None or not ctx.fixes or _conflicted(ctx, sc.path):
+        return None
+    under = {m.under for m in sc.current.get(ac_id, ())}
+    if len(under) != 1 or not under & {RETIRED_TITLE, PREVIOUS_TITLE}:
+        return None
+    (title,) = under
+    span = sc.scan.indented[title]
+    text = ctx.project.text(sc.path) or ""
+    indent = len(text[span.start:span.end]) - len(text[span.start:span.end].lstrip(" "))
+    return Fix((Edit(sc.path, span.start, span.start + indent, ""),), "safe",
+               f"Write `## {title}` at the start of its line, where it is read as that heading")
+
+
 def _conflicted(ctx: Context, path: str) -> bool:
     """The file holds merge-conflict markers: a person resolves it, no fix."""
     doc = ctx.project.doc(path)
@@ -130,7 +150,16 @@ def _build_definition_fix(ctx: Context, ac_id: str) -> Optional[Fix]:
 
 def _harmless(ctx: Context, new_scope_text: str) -> bool:
     """Whether the scope as *new_scope_text* raises no acceptance finding
-    in a file beyond those it raises now."""
+    in a file beyond those it raises now, also once an active recovery is
+    over (then every passed state's records are held: a recovery is no
+    reason for a record to skip a condition the new text defines)."""
+    holds = [ctx.hold]
+    if ctx.hold.recovery == "true":
+        holds.append(replace(ctx.hold, recovery="false"))
+    return all(_harmless_under(replace(ctx, hold=h), new_scope_text) for h in holds)
+
+
+def _harmless_under(ctx: Context, new_scope_text: str) -> bool:
     alt = replace(ctx, scope=scope_model(scan_text(ctx.scope.path, new_scope_text)), fixes=False)
     now = replace(ctx, fixes=False)
     for check in _SCOPE_CHECKS:
@@ -320,7 +349,7 @@ def find_design_acceptance_coverage(ctx: Optional[Context]):
             where,
             f'does not account for {ac_id}. Every current acceptance condition needs design coverage or '
             '"No architectural impact".',
-            respell_fix(ctx, ctx.design.path),
+            _heading_fix(ctx, ac_id) or respell_fix(ctx, ctx.design.path),
         )
 
 
@@ -336,7 +365,7 @@ def find_complete_record_acceptance_coverage(ctx: Optional[Context]):
                 (r.path, status.value_span),
                 f"is COMPLETE but does not account for {ac_id}, a current acceptance condition of the "
                 f"scope {ctx.scope.path}.",
-                respell_fix(ctx, r.path),
+                _heading_fix(ctx, ac_id) or respell_fix(ctx, r.path),
             )
 
 

@@ -7,7 +7,7 @@ from standards_lint.ast import Document
 from standards_lint.findings import Edit, Fix
 from standards_lint.fixes.state import section_respell_fix
 from standards_lint.model.plan import field_anchor, fields, stack_in_order
-from standards_lint.rule import field_removal, report
+from standards_lint.rule import field_removal, heading_fix, report
 
 
 def header_fields_once(doc: Document, names, record: str):
@@ -65,3 +65,18 @@ def _handoff_heading_fix(project):
     alt = StateModel(st.doc)
     alt.__dict__["handoff"] = near[0]
     return alt, fix
+
+
+def increment_heading_fix(plan, number=None):
+    """The safe fix writing the misheaded increment headings of *plan* (of
+    *number*, or all) as `### Increment N`: one root fix, carried by the
+    findings their not being read causes."""
+    edits = []
+    for inc in plan.increments:
+        if inc.misheaded and (number is None or inc.number == number):
+            fix = heading_fix(plan.doc, inc.container.heading)
+            if fix is not None:
+                edits.extend(fix.edits)
+    if not edits or plan.doc.conflicts:
+        return None
+    return Fix(tuple(edits), "safe", "Write the increment heading as `### Increment N`")

@@ -64,7 +64,7 @@ def complete_fix(project, path: str):
     description = "Set Status to COMPLETE: the cycle has passed this record's gate"
     if fields:
         f = fields[0]
-        if f.value.strip() == "COMPLETE":
+        if f.value == "COMPLETE":
             return None
         if not f.value.strip() or f.bare:
             return replace(path, f.span, "`Status`: `COMPLETE`", safe=False, description=description)

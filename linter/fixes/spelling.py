@@ -7,14 +7,18 @@ from typing import Optional
 
 from standards_lint.ast import Field
 from standards_lint.findings import Fix
-from standards_lint.rule import replace
+from standards_lint.rule import replace, trim_fix
 
 
 def meant_value(path: str, f: Field, allowed) -> Optional[Fix]:
-    """A fix for an enumerated value whose meaning is unmistakable: the
-    template's angle brackets left around a valid value (`<false>`: safe),
-    or one allowed value differing only in case, spaces for underscores or
-    surrounding space (`reviewing implementation`: unsafe, the user confirms)."""
+    """A fix for an enumerated value whose meaning is unmistakable: an
+    allowed value with spaces inside its backticks (`` `false ` ``: safe,
+    trimmed), the template's angle brackets left around a valid value
+    (`<false>`: safe), or one allowed value differing only in case or spaces
+    for underscores (`reviewing implementation`: unsafe, the user confirms)."""
+    trimmed = trim_fix(path, f, allowed)
+    if trimmed is not None:
+        return trimmed
     raw = f.value
     inner = raw.strip()
     if inner.startswith("<") and inner.endswith(">") and inner[1:-1].strip() in allowed:

@@ -63,6 +63,8 @@ class Cycle:
                 return ["TESTING", "REVIEWING_IMPLEMENTATION"], order
             return [], order
         if self.mode == "DOCUMENTATION":
+            if self.policy != "NONE":
+                return [], list(ROUTE_DOCUMENTATION)  # an invalid policy decides nothing (SL303 reports it)
             return list(TAIL_STATES), list(ROUTE_DOCUMENTATION)
         if self.mode == "EXPEDITED":
             if self.policy != "NONE":
@@ -185,8 +187,11 @@ def _must_be_complete(project, c: Cycle, s: str, p: str) -> bool:
     be COMPLETE (SL931's conditions, whatever its Status says now)."""
     if _header_cycle_contradicts(project, p, c.cid):
         return False  # the header contradicts the block (SL9xx): its Status is not trusted
-    if s in TAIL_STATES and c.kind != "FORWARD" and c.ws != "AWAITING_USER_SIGNOFF":
-        return False  # an incomplete corrective return may still be pending
+    if s in TAIL_STATES and c.kind not in ("FORWARD", "CHECKPOINT") and c.ws != "AWAITING_USER_SIGNOFF":
+        # An incomplete corrective return may still be pending.  A CHECKPOINT
+        # is never one (only a DEVELOPING <-> TESTING exchange; SL411 reports
+        # it anywhere else), so it leaves the passed tail records due.
+        return False
     return True
 
 
@@ -231,7 +236,7 @@ def complete_holds(project, record) -> bool:
         if any(ac not in covered for ac in ctx.scope.current):
             return False
     if record.artifact == "VERIFICATION":
-        if any(f.value.strip() != "FULL" for f in record.doc.header.all_fields("Assessment Purpose")):
+        if any(f.value != "FULL" for f in record.doc.header.all_fields("Assessment Purpose")):
             return False
         if "AWAITING_IMPLEMENTATION" in record.doc.text or project.state.frames:
             return False

@@ -1,5 +1,5 @@
 """The Handoff section as the handoff rules read it: each field once, its value
-stripped; None while the workflow files hold merge-conflict markers."""
+as written; None while the workflow files hold merge-conflict markers."""
 
 from __future__ import annotations
 
@@ -7,8 +7,9 @@ from typing import Optional
 
 
 class HandoffView:
-    """The STATE.md values these rules read: a field or its stripped value, None when
-    the field is missing or repeated."""
+    """The STATE.md values these rules read: a field or its value as written
+    between its backticks (`` ` NONE` `` is not NONE), None when the field is
+    missing or repeated."""
 
     def __init__(self, st):
         self.st = st
@@ -19,7 +20,7 @@ class HandoffView:
 
     def value(self, container, name) -> Optional[str]:
         f = self.st.one(container, name)
-        return f.value.strip() if f is not None else None
+        return f.value if f is not None else None
 
     # Handoff
     @property

@@ -79,8 +79,17 @@ _EMBEDDED: "weakref.WeakSet[Field]" = weakref.WeakSet()
 def scan_fields(doc: Document) -> Document:
     """Mark the field pairs of *doc* that sit inside a sentence of prose
     (something other than fields precedes them on their line): those are
-    mentions, not fields."""
+    mentions, not fields.  HTML comments are no prose: a field after a
+    comment on its line (or after the end of a comment that began on an
+    earlier line) is still a field, as the framework reads it."""
     text = doc.text
+    if doc.comments:  # blank out comments, keeping every offset
+        chars = list(text)
+        for c in doc.comments:
+            for i in range(c.span.start, c.span.end):
+                if chars[i] != "\n":
+                    chars[i] = " "
+        text = "".join(chars)
     last_end = 0
     for f in sorted(doc.fields, key=lambda g: g.span.start):
         start = max(text.rfind("\n", 0, f.span.start) + 1, last_end)
@@ -124,10 +133,10 @@ def agreed_field(container: Optional[Container], name: str) -> Optional[Field]:
 
 
 def value_of(container: Optional[Container], name: str) -> Optional[str]:
-    """The stripped value of the field *name* of *container* when it occurs once,
-    else None."""
+    """The field's value as written between its backticks (a padded
+    `` `COMPLETE ` `` is not COMPLETE), None when missing, repeated or empty."""
     f = one_field(container, name)
-    return f.value.strip() if f is not None else None
+    return f.value if f is not None else None
 
 
 def block_text(doc: Document, container: Container) -> tuple[str, int]:
@@ -183,7 +192,7 @@ class Step:
         # The first Status of a step counts (a repeated identical field is
         # harmless); prose mentions do not.
         self.status_field = statuses[0] if statuses else None
-        self.status = self.status_field.value.strip() if self.status_field is not None else None
+        self.status = self.status_field.value if self.status_field is not None else None
         deps = fields(container, "Depends On")
         self.deps_field = deps[0] if deps else None
         self.deps: list[str] = []
@@ -214,6 +223,15 @@ class Increment:
         self.number = number
         self.steps_field = one_field(container, "Development Steps")
         self.acceptance_field = one_field(container, "Acceptance")
+
+    @property
+    def misheaded(self) -> bool:
+        """Headed `###  Increment N` (indented, or not one space after the
+        hashes): found, so its fields are checked, but no definition of
+        Increment N, because the framework does not read it as one (SL820
+        reports it, with the heading written as the template writes it)."""
+        heading = self.container.heading
+        return heading is not None and heading.spaced
 
     @property
     def steps(self) -> list[str]:
@@ -264,10 +282,16 @@ class Plan:
         return None
 
     def increment(self, number: int) -> Optional[Increment]:
-        for inc in self.increments:
+        """The definition of Increment *number* (a misheaded entry is none)."""
+        for inc in self.defined_increments:
             if inc.number == number:
                 return inc
         return None
+
+    @property
+    def defined_increments(self) -> list[Increment]:
+        """The increments that define their number (see Increment.misheaded)."""
+        return [inc for inc in self.increments if not inc.misheaded]
 
     def closure(self, roots: list[str]) -> list[Step]:
         """The named steps and all their dependencies, in plan order."""

@@ -415,3 +415,64 @@ def test_broken_state_does_not_raise(lint_tree):
     st = state().replace("`Id`: `" + CYCLE + "`", "`Id`: `x` `Id`: `y`")
     found = lint_tree(tree(), state=st)
     assert [f for f in found if f.code == "SL001"] == []
+
+
+# -- an indented section heading (` ## Retired Acceptance Identifiers`) ----------------
+def test_an_indented_retired_heading_is_not_read_and_carries_its_fix(tmp_path):
+    # The framework reads a section heading only at the start of its line:
+    # under ` ## Retired ...`, AC-003 is still a current condition, so the
+    # COMPLETE design and report that no longer account for it are reported,
+    # each with the one safe fix that writes the heading where it is read.
+    from standards_lint.fixer import fix_project
+
+    scope = SCOPE_TEXT.replace("\n## Retired Acceptance Identifiers", "\n ## Retired Acceptance Identifiers")
+    write_tree(tmp_path, {**RUNTIME, ".standards/STATE.md": state(), **tree(scope=scope)})
+    found = sl7(lint(str(tmp_path), use_git=False).findings)
+    assert sorted((f.code, f.path) for f in found) == [("SL720", SPEC), ("SL721", VERIFY)]
+    assert all("AC-003" in f.message for f in found)
+    fixes = {f.fix for f in found}
+    assert len(fixes) == 1
+    (fix,) = fixes
+    assert fix.applicability == "safe" and [(e.path, e.replacement) for e in fix.edits] == [(SCOPE, "")]
+    fix_project(str(tmp_path), use_git=False)
+    assert (tmp_path / SCOPE).read_text(encoding="utf-8") == SCOPE_TEXT
+    assert sl7(lint(str(tmp_path), use_git=False).findings) == []
+
+
+def test_a_retired_heading_with_extra_spaces_or_a_closing_sequence_is_read(lint_tree):
+    for heading in ("##  Retired Acceptance Identifiers", "## Retired Acceptance Identifiers ##"):
+        scope = SCOPE_TEXT.replace("## Retired Acceptance Identifiers", heading)
+        assert sl7(lint_tree(tree(scope=scope), state=state())) == [], heading
+
+
+# -- which records recovery holds at Reviewer entry and sign-off -----------------------
+def test_during_recovery_a_forward_into_sign_off_holds_no_passed_record(lint_tree):
+    # Sign-off during recovery is reached by a recovery RESUME; a FORWARD
+    # into it (SL350 reports the frames left) asserts no gate, so only the
+    # turn-end check holds the record of the state it came from.
+    impl = f".standards/docs/reviews/{CYCLE}/implementation.md"
+    review = prov("REVIEW", "IMPLEMENTATION") + (
+        f"# Review Report\n\n`Cycle`: `{CYCLE}` `ReviewKind`: `IMPLEMENTATION`\n`Status`: `COMPLETE` "
+        "`User Style`: `NONE`\n\nAC-001 has evidence.\n")
+    files = {**tree(), impl: review}
+    st = state("AWAITING_USER_SIGNOFF", policy="IMPLEMENTATION_REVIEWED", kind="FORWARD",
+               frm="REVIEWING_IMPLEMENTATION", recovery=True)
+    assert sl7(lint_tree(files, state=st), "SL721") == []
+    assert [f.path for f in sl7(lint_tree(files, state=st, turn_end=True), "SL721")] == [impl]
+    # A recovery RESUME into sign-off keeps the full checks.
+    st = state("AWAITING_USER_SIGNOFF", policy="IMPLEMENTATION_REVIEWED", kind="RESUME",
+               frm="REVIEWING_IMPLEMENTATION", recovery=True)
+    assert impl in [f.path for f in sl7(lint_tree(files, state=st), "SL721")]
+
+
+def test_during_recovery_reviewer_entry_of_a_documentation_cycle_holds_its_source_only(lint_tree):
+    # "the full applicable Developer and Tester gates" at Reviewer entry: a
+    # DOCUMENTATION route has none, so the design (ARCHITECTING, passed) is
+    # not held after DOCUMENTING forwards into REVIEWING_FINAL; in a STANDARD
+    # cycle entering REVIEWING_IMPLEMENTATION it is.
+    spec = SPEC_TEXT.replace("- `AC-002`: No architectural impact; Documenter owns it.\n", "")
+    doc_st = state("REVIEWING_FINAL", "DOCUMENTATION", policy="NONE", dev="NONE", kind="FORWARD", frm="DOCUMENTING",
+                   recovery=True)
+    assert sl7(lint_tree(tree(spec=spec, dev=None, verify=None), state=doc_st), "SL720") == []
+    std_st = state("REVIEWING_IMPLEMENTATION", kind="FORWARD", frm="TESTING", recovery=True)
+    assert [f.path for f in sl7(lint_tree(tree(spec=spec), state=std_st), "SL720")] == [SPEC]

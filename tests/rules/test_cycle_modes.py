@@ -241,6 +241,18 @@ def test_sl316_stale_pending_cadence(lint_tree):
     assert found(run(lint_tree, recovery=frame, **kw), "SL316") == []
 
 
+def test_sl316_during_recovery_only_after_a_forward_or_resume_into_reviewer(lint_tree):
+    # A frame that routes back to no Developer or Tester work: a RESUME into
+    # REVIEWING_IMPLEMENTATION establishes the full gates, so the intent is
+    # stale; with an unreadable kind (` RESUME`, SL220) that is unknown.
+    frame = FRAME.replace("`Owner`: `DEVELOPING`", "`Owner`: `SCOPING`").replace(
+        "`RerunThrough`: `NONE`", "`RerunThrough`: `REVIEWING_IMPLEMENTATION`")
+    kw = dict(ws="REVIEWING_IMPLEMENTATION", cadence="AFTER_IMPLEMENTATION", origin="TESTING", recovery=frame)
+    assert found(run(lint_tree, kind="RESUME", **kw), "SL316") == [(STATE, 10)]
+    assert found(run(lint_tree, kind=" RESUME", **kw), "SL316") == []
+    assert found(run(lint_tree, kind="FAILURE", **kw), "SL316") == []
+
+
 def _git_tree(tmp_path, head_state, work_state):
     env = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.invalid", "GIT_COMMITTER_NAME": "t",
            "GIT_COMMITTER_EMAIL": "t@example.invalid", "PATH": "/usr/bin:/bin:/usr/local/bin", "HOME": str(tmp_path)}

@@ -470,3 +470,47 @@ def test_tester_checkpoint_without_a_report_of_this_cycle(lint_tree):
     rows = "| 1 | Endpoint | tests | VERIFIED |\n"
     ok = tree(st=state(**TESTER_BACK), pl=_inc_plan(), rp=report(purpose="INCREMENT", target="Increment 1", rows=rows))
     assert found(lint_tree, ok, "SL861") == [] and found(lint_tree, ok, "SL862") == []
+
+
+def test_a_field_after_a_comment_on_its_line_is_a_field(lint_tree):
+    # An HTML comment is no prose: the field after it is read (no SL822/SL824
+    # for a missing `Acceptance`), also after a comment that began on an
+    # earlier line; prose before a pair still makes it a mention.
+    inc = INCREMENTS.replace("`Development Steps`: `DEV-002` `Acceptance`: `AC-002`",
+                             "`Development Steps`: `DEV-002` <!--\na note with `Kind`: `FORWARD`\n--> `Acceptance`: `AC-002`")
+    inc = inc.replace("`Development Steps`: `DEV-001` `Acceptance`: `AC-001`",
+                      "`Development Steps`: `DEV-001` <!-- a note --> `Acceptance`: `AC-001`")
+    pl = plan(cadence="INCREMENTAL", current="1", increments=inc)
+    got = {f.code for f in lint_tree(tree(pl=pl), state=None)}
+    assert not got & {"SL822", "SL824"}
+    prose = INCREMENTS.replace("`Development Steps`: `DEV-002` `Acceptance`: `AC-002`",
+                               "`Development Steps`: `DEV-002` and then `Acceptance`: `AC-002`")
+    pl = plan(cadence="INCREMENTAL", current="1", increments=prose)
+    assert "SL822" in {f.code for f in lint_tree(tree(pl=pl), state=None)}
+
+
+def test_a_misheaded_increment_is_reported_defines_nothing_and_carries_its_heading_fix(lint_tree, tmp_path):
+    # `###  Increment 1` (two spaces): the framework does not read it as
+    # Increment 1; found (its fields are still checked), reported (SL820),
+    # and no definition for what names Increment 1, each carrying the one
+    # safe fix that writes the heading `### Increment 1`.
+    from standards_lint.fixer import fix_project
+
+    incs = INCREMENTS.replace("### Increment 1", "###  Increment 1").replace(
+        "`Development Steps`: `DEV-001` `Acceptance`: `AC-001`", "`Development Steps`: `DEV-001`")
+    pl = plan(cadence="INCREMENTAL", current="1", increments=incs)
+    rp = report(purpose="INCREMENT", target="Increment 1", rows="| 1 | Endpoint | ok | VERIFIED |\n")
+    got = lint_tree(tree(pl=pl, rp=rp), state=None)
+    by = {}
+    for f in got:
+        by.setdefault(f.code, []).append(f)
+    assert sorted(f.line for f in by["SL820"]) == [line_of(pl, "###  Increment 1"), line_of(pl, "### Increment 2")]
+    assert "SL822" in by  # found: its missing `Acceptance` is reported
+    fixes = {f.fix for code in ("SL820", "SL804", "SL859", "SL860") for f in by.get(code, ())}
+    assert {"SL804", "SL859", "SL860"} <= set(by) and len(fixes) == 1
+    (fix,) = fixes
+    assert fix.applicability == "safe" and [e.replacement for e in fix.edits] == ["### Increment 1"]
+    fix_project(str(tmp_path), use_git=False)
+    assert "\n### Increment 1\n" in (tmp_path / PLAN_PATH).read_text(encoding="utf-8")
+    after = {f.code for f in lint_tree(tree(pl=pl.replace("###  Increment 1", "### Increment 1"), rp=rp), state=None)}
+    assert not after & {"SL820", "SL804", "SL859", "SL860"}

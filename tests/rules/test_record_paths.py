@@ -82,6 +82,18 @@ def test_other_cycles_record_at_fixed_path(lint_tree):
     assert "`old-cycle-1`" in [f for f in findings if f.code == "SL631"][0].message
 
 
+def test_the_plans_fixed_path_is_checked_while_development_is_none(lint_tree):
+    # With Active Work.Development naming the plan, a wrong record there is
+    # reported on STATE.md (SL641); while it is NONE (a DOCUMENTATION cycle,
+    # or before DEVELOPING) no path names it, so the fixed path itself is.
+    other = {DEV: block("DEVELOPMENT", CYCLE.replace("-", "_", 1))}
+    findings = run(lint_tree, other, ws="AUDITING", mode="DOCUMENTATION", arch="NONE", dev="NONE", kind="INITIAL",
+                   frm="NONE")
+    assert found(findings, "SL631") == [(DEV, 3)]
+    findings = run(lint_tree, other)
+    assert found(findings, "SL631") == [] and found(findings, "SL641")
+
+
 def test_wrong_kind_at_fixed_path(lint_tree):
     findings = run(lint_tree, {FINAL: block("REVIEW", kind="IMPLEMENTATION")})
     assert found(findings, "SL632") == [(FINAL, 2)]
@@ -227,3 +239,20 @@ def test_among_records_off_their_fixed_path_the_first_by_path_is_first(lint_tree
     # At the documentation record's path, it sorts before the scope folder.
     findings = run(lint_tree, {DOCS: block("SCOPE")})
     assert found(findings, "SL634") == [(SCOPE, 2)]
+
+
+def test_during_recovery_the_paths_of_states_passed_before_the_interrupted_one_are_due(lint_tree):
+    # A FORWARD from SCOPING during recovery holds SCOPING's path and the
+    # ones before it; the top frame interrupted AWAITING_USER_SIGNOFF, so
+    # ARCHITECTING had passed its gate before the recovery began: its path is due.
+    frame = ("`Active`: `true`\n\n### Frame 1\n\n`From`: `AWAITING_USER_SIGNOFF` `Owner`: `SCOPING` "
+             "`FailureType`: `SCOPING`\n`Reason`: `A defect.` `ResumeAt`: `AWAITING_USER_SIGNOFF` "
+             "`RerunThrough`: `SYNCHRONIZING`")
+    st = state(ws="SYNCHRONIZING", mode="DOCUMENTATION", arch="NONE", dev="NONE", frm="SCOPING").replace(
+        "## Recovery\n\n`Active`: `false`", "## Recovery\n\n" + frame)
+    findings = lint_tree({k: v for k, v in RECORDS.items() if k != SPECS and k != DEV}, state=st)
+    assert [f.message.split(" is NONE")[0] for f in findings if f.code == "SL643"] == ["Active Work.Architecture"]
+    # Interrupted in SCOPING: ARCHITECTING had not passed before the recovery.
+    st2 = st.replace("`From`: `AWAITING_USER_SIGNOFF`", "`From`: `SCOPING`")
+    assert [f for f in lint_tree({k: v for k, v in RECORDS.items() if k != SPECS and k != DEV}, state=st2)
+            if f.code == "SL643"] == []

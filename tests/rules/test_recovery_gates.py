@@ -1,4 +1,4 @@
-"""Tests of rules/recovery_gates.py (SL880-SL885)."""
+"""Tests of rules/recovery_gates.py (SL880-SL887)."""
 
 from __future__ import annotations
 
@@ -125,3 +125,35 @@ def test_an_increment_assessment_is_restored_only_for_a_defined_increment(lint_t
     files = tree(st=state(**RESUMED), pl=broken, rp=rp)
     assert found(lint_tree, files, "SL882") == []
     assert found(lint_tree, files, "SL854")
+
+
+def test_suspended_assignment_heading_with_a_closing_sequence(lint_tree, tmp_path):
+    # Read as Suspended Assignment 1 (CommonMark drops the closing sequence),
+    # so its fields are still checked; reported, because the framework reads
+    # `1 ###` as the number; the safe fix drops the closing sequence.
+    closed = DEV_SAVED.replace("### Suspended Assignment 1", "### Suspended Assignment 1 ###").replace(
+        "`Recovery Reason`: `A defect.`\n", "")
+    pl = plan(notes=closed)
+    got = lint_tree(tree(st=state(**TESTER_FIX), pl=pl), state=None)
+    [f] = [f for f in got if f.code == "SL887"]
+    assert (f.path, f.line) == (PLAN_PATH, line_of(pl, "### Suspended Assignment 1 ###"))
+    assert "`### Suspended Assignment 1 ###`" in f.message
+    assert f.fix is not None and f.fix.applicability == "safe"
+    assert [e.replacement for e in f.fix.edits] == ["### Suspended Assignment 1"]
+    assert [x.code for x in got if x.code == "SL880"] == ["SL880"]  # found: its missing field is reported
+    from standards_lint.fixer import fix_project
+
+    fix_project(str(tmp_path), use_git=False)
+    text = (tmp_path / PLAN_PATH).read_text(encoding="utf-8")
+    assert "### Suspended Assignment 1\n" in text and "###\n" not in text
+
+
+def test_suspended_assignment_heading_needs_a_positive_number(lint_tree):
+    for n in ("0", "one"):
+        pl = plan(notes=DEV_SAVED.replace("### Suspended Assignment 1", f"### Suspended Assignment {n}"))
+        [f] = found(lint_tree, tree(pl=pl), "SL887")
+        assert f.fix is None and "positive" in f.message, n
+    assert found(lint_tree, tree(pl=plan(notes=DEV_SAVED)), "SL887") == []
+    # Extra spaces after the hashes: read as the heading, and not this rule's.
+    spaced = DEV_SAVED.replace("### Suspended", "###  Suspended")
+    assert found(lint_tree, tree(pl=plan(notes=spaced)), "SL887") == []

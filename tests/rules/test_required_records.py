@@ -137,6 +137,14 @@ def test_sl937_documentation_context(lint_tree):
     assert of(lint_tree({".standards/CONTEXT.md": "# Context\n\nFacts.\n"}, state=st), "SL937") == []
 
 
+def test_sl937_an_unreadable_handoff_kind_does_not_silence_it_outside_recovery(lint_tree):
+    # Outside recovery the handoff decides nothing here: a padded or unknown
+    # Kind (SL220) leaves the context still due past AUDITING.
+    for kind in ("FORWARD ", "TODO"):
+        st = state("SCOPING", mode="DOCUMENTATION", policy="NONE", kind=kind, frm="AUDITING")
+        assert [f.path for f in of(lint_tree({}, state=st), "SL937")] == [".standards/CONTEXT.md"], kind
+
+
 def test_sl937_silent_in_auditing(lint_tree):
     st_audit = state("AUDITING", mode="DOCUMENTATION", policy="NONE", kind="INITIAL", frm="NONE")
     assert of(lint_tree({}, state=st_audit), "SL937") == []
@@ -155,3 +163,39 @@ def test_a_forward_handoff_back_from_testing_passes_nothing(lint_tree):
     # passed TESTING, so no verification report is due yet.
     st = state("DEVELOPING", frm="TESTING")
     assert VER not in [f.path for f in lint_tree({}, state=st) if f.code == "SL930"]
+
+
+def test_sl931_a_checkpoint_is_no_corrective_return(lint_tree):
+    # After a RESUME a passed tail record may still be incomplete (a corrective
+    # return pending); a CHECKPOINT is never a corrective return, so the
+    # final-deliverable review the cycle has passed must be COMPLETE.
+    files = {DOC: record("DOCUMENTATION", "COMPLETE"), FINAL: record("REVIEW", "IN_PROGRESS", "FINAL_DELIVERABLE")}
+    st = state("SYNCHRONIZING", mode="DOCUMENTATION", policy="NONE", kind="CHECKPOINT", frm="AUDITING")
+    assert [f.path for f in of(lint_tree(files, state=st), "SL931")] == [FINAL]
+    st = state("SYNCHRONIZING", mode="DOCUMENTATION", policy="NONE", kind="RESUME", frm="AUDITING")
+    assert of(lint_tree(files, state=st), "SL931") == []
+
+
+def test_a_documentation_cycle_with_an_invalid_policy_decides_no_record(lint_tree):
+    # A DOCUMENTATION cycle's policy is NONE; any other (SL303) leaves which
+    # records the cycle requires unknown, so the required-record rules stand
+    # down, as for an EXPEDITED cycle with an invalid policy.
+    st = state("SYNCHRONIZING", mode="DOCUMENTATION", policy="IMPLEMENTATION_REVIEWED", frm="REVIEWING_FINAL")
+    found = lint_tree({FINAL: record("REVIEW", "COMPLETE", "FINAL_DELIVERABLE")}, state=st)
+    assert of(found, "SL930") == [] and of(found, "SL303")
+    st = state("SYNCHRONIZING", mode="DOCUMENTATION", policy="NONE", frm="REVIEWING_FINAL")
+    found = lint_tree({FINAL: record("REVIEW", "COMPLETE", "FINAL_DELIVERABLE")}, state=st)
+    assert [f.path for f in of(found, "SL930")] == [DOC]
+
+
+def test_during_recovery_a_forward_leaves_the_records_before_its_source_due(lint_tree):
+    # FORWARD from REVIEWING_IMPLEMENTATION while the top frame's owner is
+    # still correcting (RerunThrough NONE): the source's own record may wait
+    # for the rerun, but TESTING, passed before it, must have left its report.
+    frame = ("\n### Frame 1\n\n`From`: `ARCHITECTING` `Owner`: `ARCHITECTING` `FailureType`: `ARCHITECTURE`\n"
+             "`Reason`: `A defect.` `ResumeAt`: `ARCHITECTING` `RerunThrough`: `NONE`\n")
+    st = state("AWAITING_USER_SIGNOFF", policy="IMPLEMENTATION_REVIEWED", frm="REVIEWING_IMPLEMENTATION",
+               recovery=frame)
+    found = lint_tree({IMPL: record("REVIEW", "BLOCKED", "IMPLEMENTATION")}, state=st)
+    assert [f.path for f in of(found, "SL930")] == [VER]
+    assert of(found, "SL931") == []

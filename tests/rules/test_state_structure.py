@@ -159,8 +159,15 @@ def test_repeated_handoff_field_is_not_sl202(lint_tree):
 
 
 def test_fields_of_a_missing_section_are_not_reported(lint_tree):
+    state = ACTIVE.replace("## Handoff", "## Notes").replace(" `Reason`: `Scope done.`", "")
+    assert [f for f in only(lint_tree({}, state=state), "SL202") if "Reason" in f.message] == []
+
+
+def test_fields_of_a_mis_cased_section_are_read(lint_tree):
+    # `## handoff` is found (and SL201 respells it): its missing Reason is reported.
     state = ACTIVE.replace("## Handoff", "## handoff").replace(" `Reason`: `Scope done.`", "")
-    assert only(lint_tree({}, state=state), "SL202") == []
+    got = lint_tree({}, state=state)
+    assert only(got, "SL201") and [f for f in only(got, "SL202") if "Reason" in f.message]
 
 
 # -- SL203 ----------------------------------------------------------------------
@@ -367,3 +374,55 @@ def test_other_fields_may_wrap_their_values(lint_tree):
     state = ACTIVE.replace("`Request`: ", "`Request`:\n", 1)
     assert state != ACTIVE
     assert [f for f in lint_tree({}, state=state) if f.code.startswith("SL2")] == []
+
+
+# -- no silence behind a broken section heading or a repeated section -------------------
+# A frame whose FailureType is no failure type (SL504), to see the Recovery
+# section read.
+BAD_FRAME = ACTIVE.replace("## Recovery\n\n`Active`: `false`", """## Recovery
+
+`Active`: `true`
+
+### Frame 1
+
+`From`: `ARCHITECTING` `Owner`: `SCOPING` `FailureType`: `SCOPE`
+`Reason`: `A defect.` `ResumeAt`: `ARCHITECTING` `RerunThrough`: `NONE`""").replace(
+    "`WorkflowState`: `ARCHITECTING`", "`WorkflowState`: `SCOPING`").replace(
+    "`Kind`: `FORWARD` `From`: `SCOPING`", "`Kind`: `FAILURE` `From`: `ARCHITECTING`").replace(
+    "`FailureType`: `NONE` `Reason`: `Scope done.`", "`FailureType`: `SCOPING` `Reason`: `A defect.`")
+
+
+def test_the_frames_are_checked_under_a_correct_recovery_heading(lint_tree):
+    got = lint_tree({}, state=BAD_FRAME)
+    assert only(got, "SL504") and not only(got, "SL201")
+
+
+@pytest.mark.parametrize("heading", ["##  Recovery", "## recovery", "## RECOVERY"])
+def test_a_mis_spaced_or_mis_cased_section_heading_is_found_and_reported(lint_tree, heading):
+    state = BAD_FRAME.replace("## Recovery", heading)
+    got = lint_tree({}, state=state)
+    [f] = only(got, "SL201")
+    assert f.line == state.splitlines().index(heading) + 1 and "`## Recovery`" in f.message
+    assert f.fix is not None and f.fix.applicability == "safe"
+    assert [e.replacement for e in f.fix.edits] == ["## Recovery"]
+    assert only(got, "SL504"), "the frames under the heading are still checked"
+
+
+def test_an_indented_section_heading_and_a_closing_sequence_are_read_as_the_framework_reads_them(lint_tree):
+    for heading in (" ## Recovery", "## Recovery ##"):
+        got = lint_tree({}, state=BAD_FRAME.replace("## Recovery", heading))
+        assert not only(got, "SL201") and only(got, "SL504"), heading
+
+
+def test_a_repeated_section_is_read_as_its_first_copy_with_content(lint_tree):
+    # Two copies of `## Recovery`: SL201 reports the repetition, and the
+    # frames of the first copy are still checked; an empty first copy (only
+    # the heading) is skipped, as the repetition's fix removes it.
+    frames = BAD_FRAME[BAD_FRAME.index("## Recovery"):BAD_FRAME.index("## Outstanding")]
+    state = BAD_FRAME.replace("## Outstanding", frames + "## Outstanding")
+    got = lint_tree({}, state=state)
+    assert only(got, "SL201") and only(got, "SL504")
+    assert only(got, "SL201")[0].fix is not None  # identical copies: one is removed
+    state = BAD_FRAME.replace("## Recovery", "## Recovery\n\n## Recovery")
+    got = lint_tree({}, state=state)
+    assert only(got, "SL201") and only(got, "SL504")

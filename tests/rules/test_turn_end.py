@@ -167,16 +167,18 @@ def test_holding_partial_and_relaxed():
 
 
 def test_holding_passed_due_table():
-    def h(state, kind, frm, frames=1, rerun="SYNCHRONIZING", recovery="true"):
+    def h(state, kind, frm, frames=1, rerun="SYNCHRONIZING", recovery="true", top_from=None):
         return Holding(state=state, route=route_of("STANDARD", "BROWNFIELD"),
                        standard_route=route_of("STANDARD", "BROWNFIELD"), recovery=recovery, kind=kind, frm=frm,
-                       frames=frames, top_rerun=rerun)
+                       frames=frames, top_rerun=rerun, top_from=top_from)
 
     # Outside recovery every passed state is due.
     assert h("DOCUMENTING", "FAILURE", "TESTING", recovery="false").passed_due("TESTING")
-    # Records: only the state that handed off with FORWARD/RESUME, none while the owner corrects.
+    # Records: the state that handed off with FORWARD/RESUME, none while the owner corrects;
+    # after a FORWARD the states before its source too (its gate needed them), not after RESUME.
     assert h("DOCUMENTING", "FORWARD", "REVIEWING_IMPLEMENTATION").passed_due("REVIEWING_IMPLEMENTATION")
-    assert not h("DOCUMENTING", "FORWARD", "REVIEWING_IMPLEMENTATION").passed_due("TESTING")
+    assert h("DOCUMENTING", "FORWARD", "REVIEWING_IMPLEMENTATION", rerun="NONE").passed_due("TESTING")
+    assert not h("DOCUMENTING", "RESUME", "REVIEWING_IMPLEMENTATION").passed_due("TESTING")
     assert not h("DOCUMENTING", "FORWARD", "REVIEWING_IMPLEMENTATION", rerun="NONE").passed_due(
         "REVIEWING_IMPLEMENTATION")
     assert not h("DOCUMENTING", "FAILURE", "REVIEWING_IMPLEMENTATION").passed_due("REVIEWING_IMPLEMENTATION")
@@ -184,6 +186,9 @@ def test_holding_passed_due_table():
     # Paths: Handoff.From and every state before it, after FORWARD or RESUME.
     assert h("REVIEWING_IMPLEMENTATION", "RESUME", "TESTING").passed_due("SCOPING", path=True)
     assert not h("DEVELOPING", "FORWARD", "AUDITING").passed_due("SCOPING", path=True)
+    # ... and every passed state before the one the top frame interrupted.
+    assert h("DEVELOPING", "FORWARD", "AUDITING", top_from="REVIEWING_FINAL").passed_due("SCOPING", path=True)
+    assert not h("DEVELOPING", "FORWARD", "AUDITING", top_from="SCOPING").passed_due("SCOPING", path=True)
     assert not h("TESTING", "FAILURE", "DEVELOPING").passed_due("SCOPING", path=True)
 
 
