@@ -126,6 +126,18 @@ def checkpoint_increment_defined(project):
     yield report(path if plan is None else (path, header_anchor(plan.doc)), f"The checkpoint hands off Increment {n}, which has no definition in the development plan.")
 
 
+def _checkpoint_closure(project):
+    """(N, the plan, the steps of Increment N with their dependencies, in
+    plan order) after a Developer CHECKPOINT naming Increment N; with no
+    steps when there is no such checkpoint, plan or increment."""
+    n = developer_checkpoint(project)
+    plan = load_plan(project) if n is not None else None
+    inc = plan.increment(n) if plan is not None else None
+    if inc is None:
+        return n, plan, []
+    return n, plan, plan.closure(inc.steps)
+
+
 @rule(
     code="SL833",
     name="checkpoint-steps-done",
@@ -148,16 +160,8 @@ dependencies, that is not `DONE`.
     no_fix_reason="Finishing steps is implementation work.",
 )
 def checkpoint_steps_done(project):
-    n = developer_checkpoint(project)
-    if n is None:
-        return
-    plan = load_plan(project)
-    if plan is None:
-        return
-    inc = plan.increment(n)
-    if inc is None:
-        return
-    for s in plan.closure(inc.steps):
+    n, plan, steps = _checkpoint_closure(project)
+    for s in steps:
         if not s.done:
             where = (plan.path, s.status_field.value_span) if s.status_field is not None else s.container.heading
             yield report(where, f"Checkpoint Increment {n} needs {s.id} and its dependencies DONE; {s.id} is not.")
@@ -186,16 +190,7 @@ and "Persist claims and actual evidence in the owning records before changing st
     no_fix_reason="The evidence is the Developer's to produce.",
 )
 def checkpoint_self_check(project):
-    n = developer_checkpoint(project)
-    if n is None:
-        return
-    plan = load_plan(project)
-    if plan is None:
-        return
-    inc = plan.increment(n)
-    if inc is None:
-        return
-    for s in plan.closure(inc.steps):
+    for s in _checkpoint_closure(project)[2]:
         if not s.self_check():
             yield report(s.container.heading, f"{s.id} needs persisted **Self-Check** evidence before a checkpoint.")
 
