@@ -55,22 +55,30 @@ class Cycle:
 
     def required(self) -> tuple[list[str], list[str]]:
         """(states whose records the mode and policy require, route order)."""
-        order = list(ROUTE_STANDARD_BROWNFIELD)
-        if self.mode == "STANDARD":
-            if self.policy == "FULL_DELIVERABLE":
-                return ["TESTING", "REVIEWING_IMPLEMENTATION", *TAIL_STATES], order
-            if self.policy == "IMPLEMENTATION_REVIEWED":
-                return ["TESTING", "REVIEWING_IMPLEMENTATION"], order
-            return [], order
-        if self.mode == "DOCUMENTATION":
-            if self.policy != "NONE":
-                return [], list(ROUTE_DOCUMENTATION)  # an invalid policy decides nothing (SL303 reports it)
-            return list(TAIL_STATES), list(ROUTE_DOCUMENTATION)
-        if self.mode == "EXPEDITED":
-            if self.policy != "NONE":
-                return [], list(ROUTE_EXPEDITED)  # an invalid policy decides nothing (SL3xx reports it)
-            return ["REVIEWING_IMPLEMENTATION"], list(ROUTE_EXPEDITED)
-        return [], []
+        return required_states(self.mode, self.policy)
+
+
+def required_states(mode: Optional[str], policy: Optional[str]) -> tuple[list[str], list[str]]:
+    """(states whose records the cycle mode and completion policy require,
+    the route order to measure them on).  Standard Cycle Completion,
+    Implementation-Reviewed Closure, Documentation and Expedited Cycle
+    Contracts; an invalid policy decides nothing (SL3xx report it)."""
+    order = list(ROUTE_STANDARD_BROWNFIELD)
+    if mode == "STANDARD":
+        if policy == "FULL_DELIVERABLE":
+            return ["TESTING", "REVIEWING_IMPLEMENTATION", *TAIL_STATES], order
+        if policy == "IMPLEMENTATION_REVIEWED":
+            return ["TESTING", "REVIEWING_IMPLEMENTATION"], order
+        return [], order
+    if mode == "DOCUMENTATION":
+        if policy != "NONE":
+            return [], list(ROUTE_DOCUMENTATION)  # an invalid policy decides nothing (SL303 reports it)
+        return list(TAIL_STATES), list(ROUTE_DOCUMENTATION)
+    if mode == "EXPEDITED":
+        if policy != "NONE":
+            return [], list(ROUTE_EXPEDITED)  # an invalid policy decides nothing (SL3xx reports it)
+        return ["REVIEWING_IMPLEMENTATION"], list(ROUTE_EXPEDITED)
+    return [], []
 
 
 def required_cycle(project) -> Optional[Cycle]:

@@ -19,14 +19,8 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Optional
 
-from ..protocol import (
-    CYCLE_ID_RE,
-    ROUTE_DOCUMENTATION,
-    ROUTE_EXPEDITED,
-    ROUTE_STANDARD_BROWNFIELD,
-    TERMINAL_STATES,
-    record_path,
-)
+from ..protocol import CYCLE_ID_RE, record_path
+from .cycle import required_states
 from .values import MISSING, Value, read_field
 from .workflow import Workflow
 
@@ -50,28 +44,6 @@ GATE_RECORDS = {
     "SYNCHRONIZING": ("SYNCHRONIZATION", None),
 }
 CONTEXT_PATH = ".standards/CONTEXT.md"
-_TAIL = ("DOCUMENTING", "REVIEWING_FINAL", "SYNCHRONIZING")
-
-
-def required_states(mode: Optional[str], policy: Optional[str]) -> tuple[list[str], list[str]]:
-    """(states whose records the cycle mode and completion policy require,
-    the route order to measure them on).  Standard Cycle Completion,
-    Implementation-Reviewed Closure, Documentation and Expedited Cycle
-    Contracts."""
-    order = list(ROUTE_STANDARD_BROWNFIELD)
-    if mode == "STANDARD":
-        if policy == "FULL_DELIVERABLE":
-            return ["TESTING", "REVIEWING_IMPLEMENTATION", *_TAIL], order
-        if policy == "IMPLEMENTATION_REVIEWED":
-            return ["TESTING", "REVIEWING_IMPLEMENTATION"], order
-        return [], order
-    if mode == "DOCUMENTATION":
-        return list(_TAIL), list(ROUTE_DOCUMENTATION)
-    if mode == "EXPEDITED":
-        if policy != "NONE":
-            return [], list(ROUTE_EXPEDITED)  # an invalid policy decides nothing
-        return ["REVIEWING_IMPLEMENTATION"], list(ROUTE_EXPEDITED)
-    return [], []
 
 
 class RecordFact:
