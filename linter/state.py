@@ -37,6 +37,8 @@ def _title_key(title: str) -> str:
 
 def _has_content(c: Container) -> bool:
     return bool(c.fields or c.items or c.codes or c.subsections or any(p.text.strip() for p in c.prose))
+
+
 _OBLIGATION_RE = re.compile(r"^Obligation (\d+)$")
 
 

@@ -88,13 +88,15 @@ class Frame:
 
 class Stack:
     """``## Recovery`` or ``## Outstanding Obligations``: its ``Active`` flag
-    and its entries, oldest first.  ``sections`` counts the headings found
-    (0 missing, 2+ repeated); a repeated section is read as its first copy."""
+    and its entries, oldest first.  ``sections`` counts the exact headings
+    (0 missing, 2+ repeated); the section read is the one every rule reads
+    (:meth:`StateModel.section`: the first copy with content, or a heading
+    only mis-cased or mis-spaced)."""
 
-    def __init__(self, sections, title: str):
+    def __init__(self, sm, title: str):
         self.title = title
-        self.sections = len(sections)
-        self.node = sections[0] if sections else None
+        self.sections = len(sm.sections(title)) if sm is not None else 0
+        self.node = sm.section(title) if sm is not None else None
         self.active = read_field(self.node, "Active", ("true", "false"), what=f"## {title}")
         subs = list(self.node.subsections) if self.node is not None else []
         self.entries = [Frame(c, i, i == len(subs)) for i, c in enumerate(subs, start=1)]
@@ -126,8 +128,7 @@ class Workflow:
     def _aw(self, name: str, choices=None) -> Value:
         if self.sm is None:
             return Value(name, MISSING, why="STATE.md is missing or unreadable")
-        secs = self.sm.sections("Active Work")
-        return read_field(secs[0] if secs else None, name, choices, what="## Active Work")
+        return read_field(self.sm.active_work, name, choices, what="## Active Work")
 
     @cached_property
     def state(self) -> Value:
@@ -226,8 +227,8 @@ class Workflow:
         if self.sm is None or self.baseline.node is None:
             return []
         f = self.baseline.node
-        secs = self.sm.sections("Active Work")
-        items = [i for i in secs[0].items if i.span.start > f.span.start] if secs else []
+        aw = self.sm.active_work
+        items = [i for i in aw.items if i.span.start > f.span.start] if aw is not None else []
         out = []
         for item in items:
             out.append({"SourceCycle": _item_value(item, "SourceCycle"), "Request": _item_value(item, "Request"),
@@ -242,18 +243,16 @@ class Workflow:
     # -- handoff, recovery, obligations ---------------------------------------
     @cached_property
     def handoff(self) -> Handoff:
-        secs = self.sm.sections("Handoff") if self.sm is not None else []
-        return Handoff(secs[0] if secs else None)
+        return Handoff(self.sm.handoff if self.sm is not None else None)
 
     @cached_property
     def recovery(self) -> Stack:
         """The recovery stack (oldest first; ``recovery.live`` is the newest)."""
-        return Stack(self.sm.sections("Recovery") if self.sm is not None else [], "Recovery")
+        return Stack(self.sm, "Recovery")
 
     @cached_property
     def obligations(self) -> Stack:
-        return Stack(self.sm.sections("Outstanding Obligations") if self.sm is not None else [],
-                     "Outstanding Obligations")
+        return Stack(self.sm, "Outstanding Obligations")
 
     # -- the route ------------------------------------------------------------
     @cached_property
