@@ -23,12 +23,17 @@ from .rules.conftest import CLEAN_STATE, RUNTIME, commit_tree, write_tree
 NOT_IMPORTED = ("attr", "attrs", "pluggy", "inspect", "importlib.metadata", "email", "zipfile", "lark",
                 "dataclasses", "pickle", "logging", "subprocess")
 
+# What the interpreter had loaded before our code ran is not ours to count: a
+# `.pth` file in site-packages may import anything at start-up (the CI
+# machine's certifi hook brings `zipfile` through `importlib.resources`).
 _LOADED = """
-import contextlib, io, json, sys
+import sys
+before = set(sys.modules)
+import contextlib, io, json
 from standards_lint.cli import main
 with contextlib.redirect_stdout(io.StringIO()):
     status = main(sys.argv[1:])
-print(json.dumps(sorted(sys.modules)))
+print(json.dumps(sorted(set(sys.modules) - before)))
 """
 
 
