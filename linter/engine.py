@@ -26,7 +26,10 @@ TOO_LARGE = "SL006"
 # The linter's own codes: code -> (name, severity, summary).
 LINTER_CODES = {
     INTERNAL_ERROR: ("internal-error", "error", "A rule raised an exception; the run went on without it."),
-    UNREADABLE: ("unreadable-file", "error", "A file could not be read or is not valid UTF-8."),
+    UNREADABLE: ("unreadable-file", "error",
+                 "A file could not be read, or is not valid UTF-8. A file that is not valid UTF-8 is still "
+                 "checked, read as the framework's checker reads it (each invalid byte as U+FFFD), and no "
+                 "fix writes it."),
     PARSE_ERROR: ("parse-error", "error", "A file could not be parsed."),
     PLUGIN_ERROR: ("plugin-error", "error", "A plugin failed to load, rejected its options, or declared a colliding code."),
     UNUSED_SUPPRESSION: ("unused-suppression", "warning", "An inline suppression comment silences nothing."),
@@ -476,6 +479,11 @@ def run_rules(project: Project, rules: list[Rule]) -> Result:
             )
     for i, spec, d in unresolved:
         findings[i].owner = resolve(spec, project, d)
+    if project.lossy:  # a file read with U+FFFD for its bad bytes is never written back
+        for f in findings:
+            if f.fix is not None and any(e.path in project.lossy for e in f.fix.edits) or (
+                    f.fix is not None and any(r.old in project.lossy for r in f.fix.renames)):
+                f.fix = None
     for path, (message, span) in sorted(project.read_problems.items()):
         findings.append(
             Finding(UNREADABLE, "error", f"{path} {message}", path, span.line, span.column,

@@ -64,6 +64,10 @@ class Project:
         self._docs: dict[str, Optional[Document]] = {}
         # Files that could not be read or decoded: path -> (message, span).
         self.read_problems: dict[str, tuple[str, Span]] = {}
+        # Files that are not valid UTF-8, read with each invalid sequence as
+        # U+FFFD (as the framework's checker reads them) so that one bad byte
+        # silences nothing; no fix may write them back.
+        self.lossy: set[str] = set()
 
     # -- inventory --------------------------------------------------------
     @cached_property
@@ -185,10 +189,12 @@ class Project:
             idx = LineIndex(good)
             line, col = idx.position(len(good))
             self.read_problems[rel] = (
-                f"is not valid UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start + skipped})",
+                f"is not valid UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start + skipped}); "
+                "it was checked with each invalid byte read as U+FFFD, and no fix will write it",
                 Span(line, col, line, col + 1, len(good), len(good) + 1),
             )
-            return None
+            self.lossy.add(rel)
+            return data.decode("utf-8", "replace")
 
     def doc(self, rel: str) -> Optional[Document]:
         """Parsed document, or None when absent or unreadable."""
