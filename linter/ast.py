@@ -95,7 +95,9 @@ class Comment(Node):
         self.closed = closed
 
 
-class ConflictMarker(Node):
+class _Text(Node):
+    """A node that is its text (a conflict marker, prose)."""
+
     __slots__ = ("text",)
 
     def __init__(self, path: str, span: Span, text: str):
@@ -104,13 +106,14 @@ class ConflictMarker(Node):
         self.text = text
 
 
-class Prose(Node):
-    __slots__ = ("text",)
+class ConflictMarker(_Text):
+    """A Git conflict marker line (``<<<<<<<``, ``=======``, ``>>>>>>>``)."""
 
-    def __init__(self, path: str, span: Span, text: str):
-        self.path = path
-        self.span = span
-        self.text = text
+    __slots__ = ()
+
+
+class Prose(_Text):
+    __slots__ = ()
 
 
 class ListItem(Node):
