@@ -108,15 +108,22 @@ def _accept_registrations(client: LanguageClient) -> None:
         return None
 
 
+async def _start(client: LanguageClient, root: Path, options=None, editor: str = "neovim") -> None:
+    """Start a session on the workspace folder *root*, with the
+    capabilities of *editor* and the initialization *options*."""
+    _accept_registrations(client)
+    params = types.InitializeParams(
+        capabilities=pytest_lsp.client_capabilities(editor),
+        root_uri=root.as_uri(),
+        workspace_folders=[types.WorkspaceFolder(uri=root.as_uri(), name=root.name)],
+        initialization_options=options,
+    )
+    await asyncio.wait_for(client.initialize_session(params), TIMEOUT)
+
+
 @pytest_lsp.fixture(config=SERVER)
 async def client(lsp_client: LanguageClient, demo: Path):
-    _accept_registrations(lsp_client)
-    params = types.InitializeParams(
-        capabilities=pytest_lsp.client_capabilities("visual-studio-code"),
-        root_uri=demo.as_uri(),
-        workspace_folders=[types.WorkspaceFolder(uri=demo.as_uri(), name="demo")],
-    )
-    await asyncio.wait_for(lsp_client.initialize_session(params), TIMEOUT)
+    await _start(lsp_client, demo, editor="visual-studio-code")
     yield
     await asyncio.wait_for(lsp_client.shutdown_session(), TIMEOUT)
 
@@ -332,13 +339,7 @@ def bare(tmp_path) -> Path:
 
 @pytest_lsp.fixture(config=SERVER)
 async def bare_client(lsp_client: LanguageClient, bare: Path):
-    _accept_registrations(lsp_client)
-    params = types.InitializeParams(
-        capabilities=pytest_lsp.client_capabilities("neovim"),
-        root_uri=bare.as_uri(),
-        workspace_folders=[types.WorkspaceFolder(uri=bare.as_uri(), name="bare")],
-    )
-    await asyncio.wait_for(lsp_client.initialize_session(params), TIMEOUT)
+    await _start(lsp_client, bare)
     yield
     await asyncio.wait_for(lsp_client.shutdown_session(), TIMEOUT)
 
@@ -367,17 +368,6 @@ def documented(tmp_path) -> Path:
     shutil.copytree(DEMO, root)
     (root / "standards-lint.toml").write_text('docs-url = "https://docs.test/sl/v1/rules/"\n', encoding="utf-8")
     return root
-
-
-async def _start(client: LanguageClient, root: Path, options) -> None:
-    _accept_registrations(client)
-    params = types.InitializeParams(
-        capabilities=pytest_lsp.client_capabilities("neovim"),
-        root_uri=root.as_uri(),
-        workspace_folders=[types.WorkspaceFolder(uri=root.as_uri(), name=root.name)],
-        initialization_options=options,
-    )
-    await asyncio.wait_for(client.initialize_session(params), TIMEOUT)
 
 
 @pytest_lsp.fixture(config=SERVER)
