@@ -4,11 +4,13 @@ other fields leave possible, and the values a mode or a kind fixes outright."""
 
 from __future__ import annotations
 
+import pytest
+
 from standards_lint.fixer import fix_project
 
-from .conftest import RUNTIME, write_tree
+from .conftest import CLEAN_STATE, RUNTIME, write_tree
 from .test_fixes import assert_second_run_is_idle, findings, read
-from .test_state_structure import ACTIVE, STATE
+from .test_state_structure import ACTIVE, ID, STATE
 
 GREENFIELD_MODE = "# S.T.A.N.D.A.R.D.S. Project Mode\n\n`ProjectMode`: `GREENFIELD`\n"
 
@@ -75,36 +77,15 @@ def test_sl221_unknown_from_gets_the_routes_source(tmp_path):
     assert fixed(root, "SL221", "unsafe") == ACTIVE
 
 
-def test_sl221_no_fix_when_the_two_standard_routes_disagree(tmp_path):
-    # DEVELOPING follows AUDITING (greenfield) or ARCHITECTING (brownfield);
-    # a BROWNFIELD project may still be on its first, greenfield cycle.
-    st = ACTIVE.replace("`WorkflowState`: `ARCHITECTING`", "`WorkflowState`: `DEVELOPING`").replace(
-        "`From`: `SCOPING`", "`From`: `TODO`")
-    assert one(tree(tmp_path, st), "SL221").fix is None
-
-
 def test_sl221_a_greenfield_project_has_one_route(tmp_path):
     st = ACTIVE.replace("`WorkflowState`: `ARCHITECTING`", "`WorkflowState`: `DEVELOPING`").replace(
         "`From`: `SCOPING`", "`From`: `TODO`")
     fix_of(tree(tmp_path, st, mode=GREENFIELD_MODE), "SL221", replacement="AUDITING")
 
 
-def test_sl221_no_fix_with_recovery_frames(tmp_path):
-    st = ACTIVE.replace("`From`: `SCOPING`", "`From`: `TODO`").replace(
-        "## Recovery\n\n`Active`: `false`",
-        "## Recovery\n\n`Active`: `true`\n\n### Frame 1\n\n`From`: `DEVELOPING` `Owner`: `ARCHITECTING` "
-        "`FailureType`: `ARCHITECTURE` `Reason`: `Gap.` `ResumeAt`: `DEVELOPING` `RerunThrough`: `NONE`")
-    assert one(tree(tmp_path, st), "SL221").fix is None
-
-
 def test_sl223_keeps_the_copy_the_route_determines(tmp_path):
     st = ACTIVE.replace("`From`: `SCOPING`", "`From`: `TESTING` `From`: `SCOPING`")
     assert fixed(tree(tmp_path, st), "SL223", "unsafe") == ACTIVE
-
-
-def test_sl223_no_fix_when_no_copy_is_the_routes_source(tmp_path):
-    st = ACTIVE.replace("`From`: `SCOPING`", "`From`: `TESTING` `From`: `DEVELOPING`")
-    assert one(tree(tmp_path, st), "SL223").fix is None
 
 
 # -- WorkflowState -----------------------------------------------------------
@@ -123,12 +104,6 @@ def test_empty_workflow_state_after_a_forward_handoff_is_the_next_state(tmp_path
     assert read(root, STATE) == ACTIVE
 
 
-def test_empty_workflow_state_after_a_failure_has_no_fix(tmp_path):
-    st = ACTIVE.replace("`WorkflowState`: `ARCHITECTING`", "`WorkflowState`: ``").replace(
-        "`Kind`: `FORWARD`", "`Kind`: `FAILURE`")
-    assert one(tree(tmp_path, st), "SL202").fix is None
-
-
 # -- CycleMode ---------------------------------------------------------------
 
 
@@ -140,15 +115,6 @@ def test_missing_cycle_mode_of_a_documentation_cycle(tmp_path):
 def test_missing_cycle_mode_of_a_standard_cycle(tmp_path):
     root = tree(tmp_path, ACTIVE.replace(" `CycleMode`: `STANDARD`", ""))
     fix_of(root, "SL202", replacement=" `CycleMode`: `STANDARD`")
-
-
-def test_no_cycle_mode_fix_when_two_modes_remain_possible(tmp_path):
-    # Policy NONE: expedited or documentation; AWAITING_USER_SIGNOFF is on
-    # both routes and no path field tells them apart.
-    st = ACTIVE.replace("`WorkflowState`: `ARCHITECTING` `CycleMode`: `STANDARD`",
-                        "`WorkflowState`: `AWAITING_USER_SIGNOFF`").replace(
-        "`CompletionPolicy`: `FULL_DELIVERABLE`", "`CompletionPolicy`: `NONE`")
-    assert one(tree(tmp_path, st), "SL202").fix is None
 
 
 def test_repeated_cycle_mode_keeps_the_possible_one(tmp_path):
@@ -164,18 +130,9 @@ def test_empty_failure_type_of_a_resume_is_none_safely(tmp_path):
     fix_of(tree(tmp_path, st), "SL202", "safe", "`FailureType`: `NONE`")
 
 
-def test_empty_failure_type_of_a_failure_has_no_fix(tmp_path):
-    st = ACTIVE.replace("`Kind`: `FORWARD`", "`Kind`: `FAILURE`").replace("`FailureType`: `NONE`", "`FailureType`: ``")
-    assert one(tree(tmp_path, st), "SL202").fix is None
-
-
 def test_missing_development_of_a_documentation_cycle_is_none_safely(tmp_path):
     root = tree(tmp_path, DOCUMENTING.replace(" `Development`: `NONE`", ""), files=DOCS)
     assert "`Development`: `NONE`" in fixed(root, "SL202", "safe")
-
-
-def test_missing_development_of_a_standard_cycle_has_no_fix(tmp_path):
-    assert one(tree(tmp_path, ACTIVE.replace(" `Development`: `NONE`", "")), "SL202").fix is None
 
 
 # -- a field missing from a section left without fields -------------------------------
@@ -191,12 +148,6 @@ def test_pending_cycle_mode_of_an_active_cycle_is_unset(tmp_path):
     assert "`PendingCycleMode`: `UNSET`" in fixed(root, "SL202", "safe")
 
 
-def test_pending_cycle_mode_with_no_active_cycle_has_no_fix(tmp_path):
-    from .conftest import CLEAN_STATE
-
-    assert one(tree(tmp_path, CLEAN_STATE.replace(" `PendingCycleMode`: `UNSET`", "")), "SL202").fix is None
-
-
 # -- SL203: an invalid enumerated value gets the determined one -----------------------
 
 
@@ -210,20 +161,11 @@ def test_sl203_invalid_cycle_mode_gets_the_one_that_fits(tmp_path):
     fix_of(root, "SL203", replacement="STANDARD")
 
 
-def test_sl203_no_fix_when_nothing_determines_the_value(tmp_path):
-    st = ACTIVE.replace("`PendingVerificationCadence`: `NONE`", "`PendingVerificationCadence`: `TODO`")
-    assert one(tree(tmp_path, st), "SL203").fix is None
-
-
 # -- SL220-SL222: handoff values ------------------------------------------------------
 
 
 def test_sl220_misspelt_kind_is_respelt(tmp_path):
     fix_of(tree(tmp_path, ACTIVE.replace("`Kind`: `FORWARD`", "`Kind`: `forward`")), "SL220", "unsafe", "FORWARD")
-
-
-def test_sl220_no_fix_for_a_value_that_is_no_kind(tmp_path):
-    assert one(tree(tmp_path, ACTIVE.replace("`Kind`: `FORWARD`", "`Kind`: `TODO`")), "SL220").fix is None
 
 
 def test_sl222_failure_type_of_a_forward_handoff_is_none(tmp_path):
@@ -269,15 +211,6 @@ def test_empty_workflow_state_of_a_just_started_cycle_is_its_start_state(tmp_pat
     assert f.fix.edits[0].replacement == "`WorkflowState`: `SCOPING`"
 
 
-def test_no_start_state_after_a_cancelled_cycle(tmp_path):
-    # The cancelled cycle's changes may be retained, which starts in AUDITING.
-    st = ACTIVE.replace("`Kind`: `FORWARD` `From`: `SCOPING`", "`Kind`: `NEW_CYCLE` `From`: `CANCELLED`").replace(
-        "`CycleMode`: `STANDARD`", "`CycleMode`: `EXPEDITED`").replace(
-        "`CompletionPolicy`: `FULL_DELIVERABLE`", "`CompletionPolicy`: `NONE`")
-    assert one(tree(tmp_path, st.replace("`WorkflowState`: `ARCHITECTING`", "`WorkflowState`: ``")),
-               "SL202").fix is None
-
-
 def test_repeated_completion_policy_keeps_the_one_the_mode_allows(tmp_path):
     st = ACTIVE.replace("`CompletionPolicy`: `FULL_DELIVERABLE`",
                         "`CompletionPolicy`: `NONE` `CompletionPolicy`: `FULL_DELIVERABLE`")
@@ -296,19 +229,11 @@ def test_repeated_recovery_active_keeps_the_one_the_frames_give(tmp_path):
 
 
 def test_missing_id_is_the_one_the_active_work_paths_are_named_after(tmp_path):
-    from .test_state_structure import ID
-
     scope = f".standards/docs/scope/{ID}.md"
     good = ACTIVE.replace("`Scope`: `NONE`", f"`Scope`: `{scope}`")
     files = {scope: f"<!-- STANDARDS\nArtifact: SCOPE\nCycle: {ID}\n-->\n\n# Scope\n\n- `AC-001`: Search works.\n"}
     root = tree(tmp_path, good.replace(f" `Id`: `{ID}`", ""), files=files)
     assert f"`Id`: `{ID}`" in fixed(root, "SL202", "unsafe", f" `Id`: `{ID}`")
-
-
-def test_missing_id_without_named_paths_has_no_fix(tmp_path):
-    from .test_state_structure import ID
-
-    assert one(tree(tmp_path, ACTIVE.replace(f" `Id`: `{ID}`", "")), "SL202").fix is None
 
 
 # -- SL210: BaselineReconciliation missing ---------------------------------------------
@@ -322,5 +247,48 @@ def test_sl210_an_initial_handoff_has_no_source_to_reconcile(tmp_path):
     assert findings(root, "SL211") == []
 
 
-def test_sl210_no_fix_after_the_first_handoff(tmp_path):
-    assert one(tree(tmp_path, ACTIVE.replace("`BaselineReconciliation`: `NONE`\n\n", "")), "SL210").fix is None
+# -- no fix where the files leave the value open ----------------------------------------
+
+EMPTY_STATE = ("`WorkflowState`: `ARCHITECTING`", "`WorkflowState`: ``")
+
+
+@pytest.mark.parametrize(("state", "code"), [
+    # DEVELOPING follows AUDITING (greenfield) or ARCHITECTING (brownfield);
+    # a BROWNFIELD project may still be on its first, greenfield cycle.
+    pytest.param(ACTIVE.replace("`WorkflowState`: `ARCHITECTING`", "`WorkflowState`: `DEVELOPING`").replace(
+        "`From`: `SCOPING`", "`From`: `TODO`"), "SL221", id="sl221-the-two-standard-routes-disagree"),
+    pytest.param(ACTIVE.replace("`From`: `SCOPING`", "`From`: `TODO`").replace(
+        "## Recovery\n\n`Active`: `false`",
+        "## Recovery\n\n`Active`: `true`\n\n### Frame 1\n\n`From`: `DEVELOPING` `Owner`: `ARCHITECTING` "
+        "`FailureType`: `ARCHITECTURE` `Reason`: `Gap.` `ResumeAt`: `DEVELOPING` `RerunThrough`: `NONE`"),
+                 "SL221", id="sl221-with-recovery-frames"),
+    pytest.param(ACTIVE.replace("`From`: `SCOPING`", "`From`: `TESTING` `From`: `DEVELOPING`"), "SL223",
+                 id="sl223-no-copy-is-the-routes-source"),
+    pytest.param(ACTIVE.replace(*EMPTY_STATE).replace("`Kind`: `FORWARD`", "`Kind`: `FAILURE`"), "SL202",
+                 id="empty-workflow-state-after-a-failure"),
+    # Policy NONE: expedited or documentation; AWAITING_USER_SIGNOFF is on
+    # both routes and no path field tells them apart.
+    pytest.param(ACTIVE.replace("`WorkflowState`: `ARCHITECTING` `CycleMode`: `STANDARD`",
+                                "`WorkflowState`: `AWAITING_USER_SIGNOFF`").replace(
+        "`CompletionPolicy`: `FULL_DELIVERABLE`", "`CompletionPolicy`: `NONE`"), "SL202",
+                 id="cycle-mode-when-two-modes-remain-possible"),
+    pytest.param(ACTIVE.replace("`Kind`: `FORWARD`", "`Kind`: `FAILURE`").replace(
+        "`FailureType`: `NONE`", "`FailureType`: ``"), "SL202", id="empty-failure-type-of-a-failure"),
+    pytest.param(ACTIVE.replace(" `Development`: `NONE`", ""), "SL202", id="missing-development-of-a-standard-cycle"),
+    pytest.param(CLEAN_STATE.replace(" `PendingCycleMode`: `UNSET`", ""), "SL202",
+                 id="pending-cycle-mode-with-no-active-cycle"),
+    pytest.param(ACTIVE.replace(f" `Id`: `{ID}`", ""), "SL202", id="missing-id-without-named-paths"),
+    # The cancelled cycle's changes may be retained, which starts in AUDITING.
+    pytest.param(ACTIVE.replace("`Kind`: `FORWARD` `From`: `SCOPING`",
+                                "`Kind`: `NEW_CYCLE` `From`: `CANCELLED`").replace(
+        "`CycleMode`: `STANDARD`", "`CycleMode`: `EXPEDITED`").replace(
+        "`CompletionPolicy`: `FULL_DELIVERABLE`", "`CompletionPolicy`: `NONE`").replace(*EMPTY_STATE), "SL202",
+                 id="no-start-state-after-a-cancelled-cycle"),
+    pytest.param(ACTIVE.replace("`PendingVerificationCadence`: `NONE`", "`PendingVerificationCadence`: `TODO`"),
+                 "SL203", id="sl203-nothing-determines-the-value"),
+    pytest.param(ACTIVE.replace("`Kind`: `FORWARD`", "`Kind`: `TODO`"), "SL220", id="sl220-a-value-that-is-no-kind"),
+    pytest.param(ACTIVE.replace("`BaselineReconciliation`: `NONE`\n\n", ""), "SL210",
+                 id="sl210-after-the-first-handoff"),
+])
+def test_no_fix(tmp_path, state, code):
+    assert one(tree(tmp_path, state), code).fix is None
