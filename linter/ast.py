@@ -116,7 +116,20 @@ class Prose(_Text):
     __slots__ = ()
 
 
-class ListItem(Node):
+class _HasFields:
+    """The lookup of a node that holds ``fields``."""
+
+    __slots__ = ()
+
+    def field(self, name: str) -> Optional[Field]:
+        """The first field named *name*, or None."""
+        for f in self.fields:
+            if f.name == name:
+                return f
+        return None
+
+
+class ListItem(_HasFields, Node):
     """A list item with the fields, code spans and prose it holds."""
 
     __slots__ = ("marker", "fields", "codes", "text", "first_code")
@@ -130,12 +143,6 @@ class ListItem(Node):
         self.codes = [] if codes is None else codes
         self.text = text
         self.first_code = first_code
-
-    def field(self, name: str) -> Optional[Field]:
-        for f in self.fields:
-            if f.name == name:
-                return f
-        return None
 
 
 class Heading(Node):
@@ -170,7 +177,7 @@ class Heading(Node):
         return bool(self.text) and (self.indent > 0 or self.gap != " ")
 
 
-class Container(Node):
+class Container(_HasFields, Node):
     """The document header, a ``##`` section or a ``###`` subsection."""
 
     __slots__ = ("heading", "fields", "items", "codes", "prose", "subsections")
@@ -194,12 +201,6 @@ class Container(Node):
 
     def all_fields(self, name: str) -> list[Field]:
         return [f for f in self.fields if f.name == name]
-
-    def field(self, name: str) -> Optional[Field]:
-        for f in self.fields:
-            if f.name == name:
-                return f
-        return None
 
 
 class Document(Node):

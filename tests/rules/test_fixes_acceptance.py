@@ -57,14 +57,10 @@ def test_sl701_table_row_becomes_a_list_item_and_sl710_shares_the_edit(tmp_path)
 
 
 def test_sl701_heading_and_plain_line_take_their_own_text(tmp_path):
-    scope = SCOPE_TEXT.replace("- `AC-001`: Users can search by name.", "### AC-001 — Users can search by name.")
-    root = build(tmp_path, scope=scope)
-    (f,) = found(root, "SL701")
-    assert f.fix.edits[0].replacement == "- `AC-001`: Users can search by name."
-    scope = SCOPE_TEXT.replace("- `AC-001`: Users can search by name.", "**AC-001** Users can search by name.")
-    root = build(tmp_path, scope=scope)
-    (f,) = found(root, "SL701")
-    assert f.fix.edits[0].replacement == "- `AC-001`: Users can search by name."
+    for line in ("### AC-001 — Users can search by name.", "**AC-001** Users can search by name."):
+        root = build(tmp_path, scope=SCOPE_TEXT.replace("- `AC-001`: Users can search by name.", line))
+        (f,) = found(root, "SL701")
+        assert f.fix.edits[0].replacement == "- `AC-001`: Users can search by name.", line
 
 
 def test_sl701_no_fix_when_the_definition_would_raise_a_coverage_finding(tmp_path):
