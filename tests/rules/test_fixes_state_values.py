@@ -72,20 +72,10 @@ def test_missing_from_of_a_forward_handoff_is_the_state_before_on_the_route(tmp_
     assert_second_run_is_idle(root, unsafe=True)
 
 
-def test_sl221_unknown_from_gets_the_routes_source(tmp_path):
-    root = tree(tmp_path, ACTIVE.replace("`From`: `SCOPING`", "`From`: `TODO`"))
-    assert fixed(root, "SL221", "unsafe") == ACTIVE
-
-
 def test_sl221_a_greenfield_project_has_one_route(tmp_path):
     st = ACTIVE.replace("`WorkflowState`: `ARCHITECTING`", "`WorkflowState`: `DEVELOPING`").replace(
         "`From`: `SCOPING`", "`From`: `TODO`")
     fix_of(tree(tmp_path, st, mode=GREENFIELD_MODE), "SL221", replacement="AUDITING")
-
-
-def test_sl223_keeps_the_copy_the_route_determines(tmp_path):
-    st = ACTIVE.replace("`From`: `SCOPING`", "`From`: `TESTING` `From`: `SCOPING`")
-    assert fixed(tree(tmp_path, st), "SL223", "unsafe") == ACTIVE
 
 
 # -- WorkflowState -----------------------------------------------------------
@@ -138,22 +128,12 @@ def test_missing_development_of_a_documentation_cycle_is_none_safely(tmp_path):
 # -- a field missing from a section left without fields -------------------------------
 
 
-def test_recovery_active_goes_under_the_heading_of_an_empty_section(tmp_path):
-    root = tree(tmp_path, ACTIVE.replace("## Recovery\n\n`Active`: `false`\n", "## Recovery\n"))
-    assert fixed(root, "SL202", "safe") == ACTIVE
-
-
 def test_pending_cycle_mode_of_an_active_cycle_is_unset(tmp_path):
     root = tree(tmp_path, ACTIVE.replace(" `PendingCycleMode`: `UNSET`", ""))
     assert "`PendingCycleMode`: `UNSET`" in fixed(root, "SL202", "safe")
 
 
 # -- SL203: an invalid enumerated value gets the determined one -----------------------
-
-
-def test_sl203_invalid_recovery_active_follows_the_frames(tmp_path):
-    root = tree(tmp_path, ACTIVE.replace("## Recovery\n\n`Active`: `false`", "## Recovery\n\n`Active`: `TODO`"))
-    assert fixed(root, "SL203", "unsafe") == ACTIVE
 
 
 def test_sl203_invalid_cycle_mode_gets_the_one_that_fits(tmp_path):
@@ -168,11 +148,6 @@ def test_sl220_misspelt_kind_is_respelt(tmp_path):
     fix_of(tree(tmp_path, ACTIVE.replace("`Kind`: `FORWARD`", "`Kind`: `forward`")), "SL220", "unsafe", "FORWARD")
 
 
-def test_sl222_failure_type_of_a_forward_handoff_is_none(tmp_path):
-    root = tree(tmp_path, ACTIVE.replace("`FailureType`: `NONE`", "`FailureType`: `TODO`"))
-    assert fixed(root, "SL222", "unsafe") == ACTIVE
-
-
 def test_sl222_failure_type_of_a_failure_is_only_respelt(tmp_path):
     st = ACTIVE.replace("`Kind`: `FORWARD`", "`Kind`: `FAILURE`")
     root = tree(tmp_path, st.replace("`FailureType`: `NONE`", "`FailureType`: `scoping`"))
@@ -181,11 +156,6 @@ def test_sl222_failure_type_of_a_failure_is_only_respelt(tmp_path):
 
 
 # -- SL211/SL212: a value re-wrapped onto the next line ---------------------------------
-
-
-def test_sl211_none_on_the_next_line_is_joined_safely(tmp_path):
-    st = ACTIVE.replace("`BaselineReconciliation`: `NONE`", "`BaselineReconciliation`:\n`NONE`")
-    assert fixed(tree(tmp_path, st), "SL211", "safe") == ACTIVE
 
 
 def test_sl212_entry_value_on_the_next_line_is_joined_safely(tmp_path):
@@ -209,12 +179,6 @@ def test_empty_workflow_state_of_a_just_started_cycle_is_its_start_state(tmp_pat
     f = one(tree(tmp_path, started.replace("`WorkflowState`: `ARCHITECTING`", "`WorkflowState`: ``"),
                  mode=GREENFIELD_MODE), "SL202")
     assert f.fix.edits[0].replacement == "`WorkflowState`: `SCOPING`"
-
-
-def test_repeated_completion_policy_keeps_the_one_the_mode_allows(tmp_path):
-    st = ACTIVE.replace("`CompletionPolicy`: `FULL_DELIVERABLE`",
-                        "`CompletionPolicy`: `NONE` `CompletionPolicy`: `FULL_DELIVERABLE`")
-    assert fixed(tree(tmp_path, st), "SL202", "unsafe") == ACTIVE
 
 
 def test_repeated_recovery_active_keeps_the_one_the_frames_give(tmp_path):
@@ -245,6 +209,32 @@ def test_sl210_an_initial_handoff_has_no_source_to_reconcile(tmp_path):
     root = tree(tmp_path, started.replace("`BaselineReconciliation`: `NONE`\n\n", ""))
     assert fixed(root, "SL210", "unsafe") == started
     assert findings(root, "SL211") == []
+
+
+# -- a fix that restores the state the files determine ------------------------------
+
+
+@pytest.mark.parametrize(("written", "broken", "code", "applicability"), [
+    pytest.param("`From`: `SCOPING`", "`From`: `TODO`", "SL221", "unsafe",
+                 id="sl221-unknown-from-gets-the-routes-source"),
+    pytest.param("`From`: `SCOPING`", "`From`: `TESTING` `From`: `SCOPING`", "SL223", "unsafe",
+                 id="sl223-keeps-the-copy-the-route-determines"),
+    pytest.param("## Recovery\n\n`Active`: `false`\n", "## Recovery\n", "SL202", "safe",
+                 id="recovery-active-goes-under-the-heading-of-an-empty-section"),
+    pytest.param("## Recovery\n\n`Active`: `false`", "## Recovery\n\n`Active`: `TODO`", "SL203", "unsafe",
+                 id="sl203-invalid-recovery-active-follows-the-frames"),
+    pytest.param("`FailureType`: `NONE`", "`FailureType`: `TODO`", "SL222", "unsafe",
+                 id="sl222-failure-type-of-a-forward-handoff-is-none"),
+    pytest.param("`BaselineReconciliation`: `NONE`", "`BaselineReconciliation`:\n`NONE`", "SL211", "safe",
+                 id="sl211-none-on-the-next-line-is-joined-safely"),
+    pytest.param("`CompletionPolicy`: `FULL_DELIVERABLE`",
+                 "`CompletionPolicy`: `NONE` `CompletionPolicy`: `FULL_DELIVERABLE`", "SL202", "unsafe",
+                 id="repeated-completion-policy-keeps-the-one-the-mode-allows"),
+])
+def test_fix_restores_the_state(tmp_path, written, broken, code, applicability):
+    """ACTIVE with *written* turned into *broken*: the one *code* finding's
+    fix brings it back."""
+    assert fixed(tree(tmp_path, ACTIVE.replace(written, broken)), code, applicability) == ACTIVE
 
 
 # -- no fix where the files leave the value open ----------------------------------------
