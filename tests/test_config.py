@@ -43,8 +43,12 @@ def test_selection(tmp_path, capsys, config, args, want):
     assert codes_of(data) == want
 
 
-def test_ignore_never_reports_that_code(tmp_path, capsys):
-    root = tree(tmp_path, {"pyproject.toml": '[tool.standards-lint]\nignore = ["SL501"]\n'})
+@pytest.mark.parametrize(("name", "config"), [
+    pytest.param("pyproject.toml", '[tool.standards-lint]\nignore = ["SL501"]\n', id="ignore-never-reports-that-code"),
+    pytest.param("standards-lint.toml", '[per-file-ignores]\n".standards/STATE.md" = ["SL5"]\n', id="per-file-ignores"),
+])
+def test_ignored(tmp_path, capsys, name, config):
+    root = tree(tmp_path, {name: config})
     _, data, _ = run_json(capsys, [root])
     assert "SL501" not in codes_of(data) and "SL101" in codes_of(data)
 
@@ -72,12 +76,6 @@ def test_severity_override_changes_exit_status(tmp_path, capsys):
     root = tree(tmp_path, {"standards-lint.toml": 'select = ["SL501"]\nseverity = { SL501 = "warning" }\n'})
     code, data, _ = run_json(capsys, [root])
     assert code == 0 and [f["severity"] for f in data["findings"]] == ["warning"]
-
-
-def test_per_file_ignores(tmp_path, capsys):
-    root = tree(tmp_path, {"standards-lint.toml": '[per-file-ignores]\n".standards/STATE.md" = ["SL5"]\n'})
-    _, data, _ = run_json(capsys, [root])
-    assert "SL501" not in codes_of(data) and "SL101" in codes_of(data)
 
 
 def test_format_from_config(tmp_path, capsys):
