@@ -155,7 +155,8 @@ def test_no_scope_fix_while_the_scope_holds_a_merge_conflict(tmp_path):
 
 @pytest.mark.parametrize(("files", "code", "sharing"), [
     # The ID is referred to mid-sentence: a typo, or a condition still to write.
-    pytest.param({"scope": SCOPE_TEXT.replace("- `AC-001`: Users can search by name.", "Search follows AC-001 closely.")},
+    pytest.param({"scope": SCOPE_TEXT.replace("- `AC-001`: Users can search by name.",
+                                              "Search follows AC-001 closely.")},
                  "SL701", ("SL710",), id="sl701-prose-mention"),
     pytest.param({"scope": TABLE_SCOPE.replace("## Retired", "AC-001: Users can search by name, again.\n\n## Retired")},
                  "SL701", (), id="sl701-two-leading-lines"),
