@@ -95,7 +95,9 @@ class Comment(Node):
         self.closed = closed
 
 
-class ConflictMarker(Node):
+class _Text(Node):
+    """A node that is its text (a conflict marker, prose)."""
+
     __slots__ = ("text",)
 
     def __init__(self, path: str, span: Span, text: str):
@@ -104,16 +106,30 @@ class ConflictMarker(Node):
         self.text = text
 
 
-class Prose(Node):
-    __slots__ = ("text",)
+class ConflictMarker(_Text):
+    """A Git conflict marker line (``<<<<<<<``, ``=======``, ``>>>>>>>``)."""
 
-    def __init__(self, path: str, span: Span, text: str):
-        self.path = path
-        self.span = span
-        self.text = text
+    __slots__ = ()
 
 
-class ListItem(Node):
+class Prose(_Text):
+    __slots__ = ()
+
+
+class _HasFields:
+    """The lookup of a node that holds ``fields``."""
+
+    __slots__ = ()
+
+    def field(self, name: str) -> Optional[Field]:
+        """The first field named *name*, or None."""
+        for f in self.fields:
+            if f.name == name:
+                return f
+        return None
+
+
+class ListItem(_HasFields, Node):
     """A list item with the fields, code spans and prose it holds."""
 
     __slots__ = ("marker", "fields", "codes", "text", "first_code")
@@ -127,12 +143,6 @@ class ListItem(Node):
         self.codes = [] if codes is None else codes
         self.text = text
         self.first_code = first_code
-
-    def field(self, name: str) -> Optional[Field]:
-        for f in self.fields:
-            if f.name == name:
-                return f
-        return None
 
 
 class Heading(Node):
@@ -167,7 +177,7 @@ class Heading(Node):
         return bool(self.text) and (self.indent > 0 or self.gap != " ")
 
 
-class Container(Node):
+class Container(_HasFields, Node):
     """The document header, a ``##`` section or a ``###`` subsection."""
 
     __slots__ = ("heading", "fields", "items", "codes", "prose", "subsections")
@@ -191,12 +201,6 @@ class Container(Node):
 
     def all_fields(self, name: str) -> list[Field]:
         return [f for f in self.fields if f.name == name]
-
-    def field(self, name: str) -> Optional[Field]:
-        for f in self.fields:
-            if f.name == name:
-                return f
-        return None
 
 
 class Document(Node):

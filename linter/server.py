@@ -492,22 +492,23 @@ def build_server():
         text = session.text(rel) or ""
         return session, rel, Lines(text, units).offset(params.position.line, params.position.character)
 
-    @server.feature(types.TEXT_DOCUMENT_DEFINITION)
-    def goto_definition(ls, params: types.DefinitionParams):
+    def navigate(params, find):
+        """The locations ``find(session, file, offset)`` gives at a request's
+        text position, or None when there are none."""
         at = at_position(params)
         if at is None:
             return None
         session, rel, offset = at
-        return locations(session, definition(session, rel, offset)) or None
+        return locations(session, find(session, rel, offset)) or None
+
+    @server.feature(types.TEXT_DOCUMENT_DEFINITION)
+    def goto_definition(ls, params: types.DefinitionParams):
+        return navigate(params, definition)
 
     @server.feature(types.TEXT_DOCUMENT_REFERENCES)
     def find_references(ls, params: types.ReferenceParams):
-        at = at_position(params)
-        if at is None:
-            return None
-        session, rel, offset = at
         include = params.context.include_declaration if params.context else True
-        return locations(session, references(session, rel, offset, include)) or None
+        return navigate(params, lambda session, rel, offset: references(session, rel, offset, include))
 
     @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
     def document_symbol(ls, params: types.DocumentSymbolParams):

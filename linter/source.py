@@ -102,15 +102,19 @@ class DiskSource:
             return "other"
         return None
 
-    def read_bytes(self, rel: str, max_size: int | None = None) -> bytes:
-        """The whole file; :class:`TooLarge` (nothing read) when it is larger
-        than *max_size* bytes."""
+    def _open(self, rel: str) -> int:
+        """A descriptor of the file, opened for reading; :class:`ReadError` when it cannot be."""
         try:
-            fd = os.open(self.abspath(rel), _READ_FLAGS)
+            return os.open(self.abspath(rel), _READ_FLAGS)
         except OSError as exc:
             raise ReadError(exc.strerror or str(exc)) from exc
         except ValueError as exc:  # a path no file can have (a NUL byte, from a damaged Id)
             raise ReadError(str(exc)) from exc
+
+    def read_bytes(self, rel: str, max_size: int | None = None) -> bytes:
+        """The whole file; :class:`TooLarge` (nothing read) when it is larger
+        than *max_size* bytes."""
+        fd = self._open(rel)
         try:
             st = os.fstat(fd)
             if not stat.S_ISREG(st.st_mode):
@@ -134,12 +138,7 @@ class DiskSource:
 
     def read_head(self, rel: str, limit: int) -> tuple[bytes, bool]:
         """The first *limit* bytes of a file, and whether that is all of it."""
-        try:
-            fd = os.open(self.abspath(rel), _READ_FLAGS)
-        except OSError as exc:
-            raise ReadError(exc.strerror or str(exc)) from exc
-        except ValueError as exc:  # a path no file can have (a NUL byte, from a damaged Id)
-            raise ReadError(str(exc)) from exc
+        fd = self._open(rel)
         try:
             if rel not in self._regular and not stat.S_ISREG(os.fstat(fd).st_mode):
                 raise ReadError("not a regular file")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from standards_lint.cli import main
 
 from .rules.conftest import CLEAN_STATE, RUNTIME, write_tree
@@ -29,28 +31,26 @@ def tree(tmp_path, extra=None, state=BROKEN):
     return str(tmp_path)
 
 
-def test_select_reports_only_that_code(tmp_path, capsys):
-    root = tree(tmp_path, {"standards-lint.toml": 'select = ["SL501"]\n'})
-    _, data, _ = run_json(capsys, [root])
-    assert codes_of(data) == ["SL501"]
+@pytest.mark.parametrize(("config", "args", "want"), [
+    pytest.param('select = ["SL501"]\n', [], ["SL501"], id="select-reports-only-that-code"),
+    pytest.param('select = ["SL1", "SL5"]\nignore = ["SL10"]\n', [], ["SL501"],
+                 id="prefix-selection-and-more-specific-ignore"),
+    pytest.param('select = ["SL501"]\n', ["--select", "SL101"], ["SL101"], id="command-line-wins-over-the-file"),
+])
+def test_selection(tmp_path, capsys, config, args, want):
+    root = tree(tmp_path, {"standards-lint.toml": config})
+    _, data, _ = run_json(capsys, [root, *args])
+    assert codes_of(data) == want
 
 
-def test_ignore_never_reports_that_code(tmp_path, capsys):
-    root = tree(tmp_path, {"pyproject.toml": '[tool.standards-lint]\nignore = ["SL501"]\n'})
+@pytest.mark.parametrize(("name", "config"), [
+    pytest.param("pyproject.toml", '[tool.standards-lint]\nignore = ["SL501"]\n', id="ignore-never-reports-that-code"),
+    pytest.param("standards-lint.toml", '[per-file-ignores]\n".standards/STATE.md" = ["SL5"]\n', id="per-file-ignores"),
+])
+def test_ignored(tmp_path, capsys, name, config):
+    root = tree(tmp_path, {name: config})
     _, data, _ = run_json(capsys, [root])
     assert "SL501" not in codes_of(data) and "SL101" in codes_of(data)
-
-
-def test_prefix_selection_and_more_specific_ignore(tmp_path, capsys):
-    root = tree(tmp_path, {"standards-lint.toml": 'select = ["SL1", "SL5"]\nignore = ["SL10"]\n'})
-    _, data, _ = run_json(capsys, [root])
-    assert codes_of(data) == ["SL501"]
-
-
-def test_command_line_wins_over_the_file(tmp_path, capsys):
-    root = tree(tmp_path, {"standards-lint.toml": 'select = ["SL501"]\n'})
-    _, data, _ = run_json(capsys, [root, "--select", "SL101"])
-    assert codes_of(data) == ["SL101"]
 
 
 def test_isolated_ignores_the_file(tmp_path, capsys):
@@ -59,35 +59,23 @@ def test_isolated_ignores_the_file(tmp_path, capsys):
     assert {"SL101", "SL501"} <= set(codes_of(data))
 
 
-def test_misspelt_key_exits_2_with_suggestion(tmp_path, capsys):
-    root = tree(tmp_path, {"standards-lint.toml": 'selct = ["SL501"]\n'})
+@pytest.mark.parametrize(("config", "says"), [
+    pytest.param('selct = ["SL501"]\n', ("unknown key `selct`", "did you mean `select`"),
+                 id="misspelt-key-with-suggestion"),
+    pytest.param('ignore = ["SL5011"]\n', ("`SL5011`", "did you mean"), id="unknown-code-with-suggestion"),
+    pytest.param('select = "SL501"\n', ("must be a list of strings",), id="wrong-type"),
+])
+def test_bad_config_exits_2(tmp_path, capsys, config, says):
+    root = tree(tmp_path, {"standards-lint.toml": config})
     code, _, err = run_json(capsys, [root])
     assert code == 2
-    assert "unknown key `selct`" in err and "did you mean `select`" in err
-
-
-def test_unknown_code_exits_2_with_suggestion(tmp_path, capsys):
-    root = tree(tmp_path, {"standards-lint.toml": 'ignore = ["SL5011"]\n'})
-    code, _, err = run_json(capsys, [root])
-    assert code == 2 and "`SL5011`" in err and "did you mean" in err
-
-
-def test_wrong_type_exits_2(tmp_path, capsys):
-    root = tree(tmp_path, {"standards-lint.toml": 'select = "SL501"\n'})
-    code, _, err = run_json(capsys, [root])
-    assert code == 2 and "must be a list of strings" in err
+    assert all(part in err for part in says), err
 
 
 def test_severity_override_changes_exit_status(tmp_path, capsys):
     root = tree(tmp_path, {"standards-lint.toml": 'select = ["SL501"]\nseverity = { SL501 = "warning" }\n'})
     code, data, _ = run_json(capsys, [root])
     assert code == 0 and [f["severity"] for f in data["findings"]] == ["warning"]
-
-
-def test_per_file_ignores(tmp_path, capsys):
-    root = tree(tmp_path, {"standards-lint.toml": '[per-file-ignores]\n".standards/STATE.md" = ["SL5"]\n'})
-    _, data, _ = run_json(capsys, [root])
-    assert "SL501" not in codes_of(data) and "SL101" in codes_of(data)
 
 
 def test_format_from_config(tmp_path, capsys):
@@ -170,8 +158,6 @@ def test_all_cycles_from_config_equals_the_flag(tmp_path, capsys):
 
 
 def test_docs_url_is_validated_like_the_other_keys(tmp_path, capsys):
-    import pytest
-
     from standards_lint.config import ConfigError, parse_table
 
     assert parse_table({"docs-url": "https://docs.test/sl/rules/"}, "t").docs_url == "https://docs.test/sl/rules/"

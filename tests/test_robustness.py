@@ -525,25 +525,35 @@ def test_a_directory_named_like_a_workflow_file(tmp_path, target):
     assert wcode in _codes_at(findings, wpath)
 
 
+def _before_reading(monkeypatch, target, act):
+    """Call ``act(source, rel)`` whenever the run reads *target* (the whole
+    file or its head), before the read."""
+    real, real_head = DiskSource.read_bytes, DiskSource.read_head
+
+    def read_bytes(self, rel, *args):
+        if rel == target:
+            act(self, rel)
+        return real(self, rel, *args)
+
+    def read_head(self, rel, *args):
+        if rel == target:
+            act(self, rel)
+        return real_head(self, rel, *args)
+
+    monkeypatch.setattr(DiskSource, "read_bytes", read_bytes)
+    monkeypatch.setattr(DiskSource, "read_head", read_head)
+
+
 @pytest.mark.parametrize("target", TARGETS)
 def test_unreadable_file(tmp_path, monkeypatch, target):
     # Tests run as root, so chmod 000 would not stop reads: make the read fail.
     wpath, wtext, wcode = WITNESS[target]
     _make_tree(tmp_path, {target: PROVENANCE + "# x\n" if target == RECORD else "# x\n", wpath: wtext})
-    real, real_head = DiskSource.read_bytes, DiskSource.read_head
 
-    def read_bytes(self, rel, *args):
-        if rel == target:
-            raise ReadError("Permission denied")
-        return real(self, rel, *args)
+    def refuse(source, rel):
+        raise ReadError("Permission denied")
 
-    def read_head(self, rel, *args):
-        if rel == target:
-            raise ReadError("Permission denied")
-        return real_head(self, rel, *args)
-
-    monkeypatch.setattr(DiskSource, "read_bytes", read_bytes)
-    monkeypatch.setattr(DiskSource, "read_head", read_head)
+    _before_reading(monkeypatch, target, refuse)
     _, findings = _run_cli(tmp_path)
     _no_internal_error(findings)
     sl002 = [f for f in findings if f["code"] == "SL002"]
@@ -561,22 +571,12 @@ def test_unreadable_file(tmp_path, monkeypatch, target):
 def test_file_disappears_during_the_run(tmp_path, monkeypatch, target):
     wpath, wtext, wcode = WITNESS[target]
     _make_tree(tmp_path, {target: PROVENANCE + "# x\n" if target == RECORD else "# x\n", wpath: wtext})
-    real, real_head = DiskSource.read_bytes, DiskSource.read_head
 
-    def read_bytes(self, rel, *args):
-        if rel == target:  # listed by the walk, gone by the time it is read
-            with contextlib.suppress(FileNotFoundError):
-                os.remove(self.abspath(rel))
-        return real(self, rel, *args)
+    def remove(source, rel):  # listed by the walk, gone by the time it is read
+        with contextlib.suppress(FileNotFoundError):
+            os.remove(source.abspath(rel))
 
-    def read_head(self, rel, *args):
-        if rel == target:
-            with contextlib.suppress(FileNotFoundError):
-                os.remove(self.abspath(rel))
-        return real_head(self, rel, *args)
-
-    monkeypatch.setattr(DiskSource, "read_bytes", read_bytes)
-    monkeypatch.setattr(DiskSource, "read_head", read_head)
+    _before_reading(monkeypatch, target, remove)
     _, findings = _run_cli(tmp_path)
     _no_internal_error(findings)
     assert wcode in _codes_at(findings, wpath)

@@ -108,15 +108,22 @@ def _accept_registrations(client: LanguageClient) -> None:
         return None
 
 
+async def _start(client: LanguageClient, root: Path, options=None, editor: str = "neovim") -> None:
+    """Start a session on the workspace folder *root*, with the
+    capabilities of *editor* and the initialization *options*."""
+    _accept_registrations(client)
+    params = types.InitializeParams(
+        capabilities=pytest_lsp.client_capabilities(editor),
+        root_uri=root.as_uri(),
+        workspace_folders=[types.WorkspaceFolder(uri=root.as_uri(), name=root.name)],
+        initialization_options=options,
+    )
+    await asyncio.wait_for(client.initialize_session(params), TIMEOUT)
+
+
 @pytest_lsp.fixture(config=SERVER)
 async def client(lsp_client: LanguageClient, demo: Path):
-    _accept_registrations(lsp_client)
-    params = types.InitializeParams(
-        capabilities=pytest_lsp.client_capabilities("visual-studio-code"),
-        root_uri=demo.as_uri(),
-        workspace_folders=[types.WorkspaceFolder(uri=demo.as_uri(), name="demo")],
-    )
-    await asyncio.wait_for(lsp_client.initialize_session(params), TIMEOUT)
+    await _start(lsp_client, demo, editor="visual-studio-code")
     yield
     await asyncio.wait_for(lsp_client.shutdown_session(), TIMEOUT)
 
@@ -127,6 +134,18 @@ def _open(client: LanguageClient, root: Path, rel: str) -> tuple[str, str]:
     client.text_document_did_open(types.DidOpenTextDocumentParams(
         types.TextDocumentItem(uri=uri, language_id="markdown", version=1, text=text)))
     return uri, text
+
+
+async def _open_state(client: LanguageClient, root: Path) -> tuple[str, str]:
+    """Open STATE.md and wait for its SL501 (the demo's stale frame)."""
+    uri, text = _open(client, root, STATE)
+    await _wait_for(client, lambda: "SL501" in _codes(client, uri), "SL501")
+    return uri, text
+
+
+async def _hover(client: LanguageClient, uri: str, position: types.Position):
+    return await asyncio.wait_for(client.text_document_hover_async(types.HoverParams(
+        types.TextDocumentIdentifier(uri), position)), TIMEOUT)
 
 
 def _change(client: LanguageClient, uri: str, version: int, text: str) -> None:
@@ -190,8 +209,7 @@ async def test_diagnostics_follow_edits_of_state_and_records(client: LanguageCli
 
 @pytest.mark.asyncio
 async def test_code_action_applies_the_fix(client: LanguageClient, demo: Path):
-    uri, text = _open(client, demo, STATE)
-    await _wait_for(client, lambda: "SL501" in _codes(client, uri), "SL501")
+    uri, text = await _open_state(client, demo)
     sl501 = next(d for d in client.diagnostics[uri] if d.code == "SL501")
     actions = await asyncio.wait_for(client.text_document_code_action_async(types.CodeActionParams(
         text_document=types.TextDocumentIdentifier(uri), range=sl501.range,
@@ -244,19 +262,16 @@ async def test_code_action_applies_the_fix(client: LanguageClient, demo: Path):
     (demo / STATE).write_text(fixed, encoding="utf-8")
     client.text_document_did_save(types.DidSaveTextDocumentParams(types.TextDocumentIdentifier(uri)))
     client.text_document_did_close(types.DidCloseTextDocumentParams(types.TextDocumentIdentifier(uri)))
-    await asyncio.wait_for(client.text_document_hover_async(types.HoverParams(
-        types.TextDocumentIdentifier(uri), types.Position(0, 0))), TIMEOUT)  # a round trip after the close
+    await _hover(client, uri, types.Position(0, 0))  # a round trip after the close
     assert "SL501" not in _codes(client, uri) and "SL214" in _codes(client, uri)
 
 
 @pytest.mark.asyncio
 async def test_hover_definition_references_and_outline(client: LanguageClient, demo: Path):
-    uri, text = _open(client, demo, STATE)
-    await _wait_for(client, lambda: "SL501" in _codes(client, uri), "SL501")
+    uri, text = await _open_state(client, demo)
 
     # Hover on the finding: the rule, its section, the protocol's sentence, fix safety.
-    hover = await asyncio.wait_for(client.text_document_hover_async(types.HoverParams(
-        types.TextDocumentIdentifier(uri), _position(text, "`Active`: `true`", 12))), TIMEOUT)
+    hover = await _hover(client, uri, _position(text, "`Active`: `true`", 12))
     value = hover.contents.value
     assert "SL501" in value and "Recovery Mechanics" in value
     assert "> Keep the frame on the stack." in value
@@ -267,8 +282,7 @@ async def test_hover_definition_references_and_outline(client: LanguageClient, d
     assert f"[SL501 documentation]({_uri(Path(_installed_docs()), 'SL501.md')})" in value
 
     # Hover on a field name: what it means and its allowed values.
-    hover = await asyncio.wait_for(client.text_document_hover_async(types.HoverParams(
-        types.TextDocumentIdentifier(uri), _position(text, "`WorkflowState`", 3))), TIMEOUT)
+    hover = await _hover(client, uri, _position(text, "`WorkflowState`", 3))
     value = hover.contents.value
     assert "WorkflowState" in value and "Allowed values" in value and "`SIGNED_OFF`" in value
 
@@ -332,13 +346,7 @@ def bare(tmp_path) -> Path:
 
 @pytest_lsp.fixture(config=SERVER)
 async def bare_client(lsp_client: LanguageClient, bare: Path):
-    _accept_registrations(lsp_client)
-    params = types.InitializeParams(
-        capabilities=pytest_lsp.client_capabilities("neovim"),
-        root_uri=bare.as_uri(),
-        workspace_folders=[types.WorkspaceFolder(uri=bare.as_uri(), name="bare")],
-    )
-    await asyncio.wait_for(lsp_client.initialize_session(params), TIMEOUT)
+    await _start(lsp_client, bare)
     yield
     await asyncio.wait_for(lsp_client.shutdown_session(), TIMEOUT)
 
@@ -347,8 +355,7 @@ async def bare_client(lsp_client: LanguageClient, bare: Path):
 async def test_a_project_without_standards_gets_nothing_and_no_error(bare_client: LanguageClient, bare: Path):
     uri, text = _open(bare_client, bare, "notes.md")
     _change(bare_client, uri, 2, text + "\nMore.\n")
-    hover = await asyncio.wait_for(bare_client.text_document_hover_async(types.HoverParams(
-        types.TextDocumentIdentifier(uri), _position(text, "WorkflowState"))), TIMEOUT)
+    hover = await _hover(bare_client, uri, _position(text, "WorkflowState"))
     symbols = await asyncio.wait_for(bare_client.text_document_document_symbol_async(types.DocumentSymbolParams(
         types.TextDocumentIdentifier(uri))), TIMEOUT)
     actions = await asyncio.wait_for(bare_client.text_document_code_action_async(types.CodeActionParams(
@@ -367,17 +374,6 @@ def documented(tmp_path) -> Path:
     shutil.copytree(DEMO, root)
     (root / "standards-lint.toml").write_text('docs-url = "https://docs.test/sl/v1/rules/"\n', encoding="utf-8")
     return root
-
-
-async def _start(client: LanguageClient, root: Path, options) -> None:
-    _accept_registrations(client)
-    params = types.InitializeParams(
-        capabilities=pytest_lsp.client_capabilities("neovim"),
-        root_uri=root.as_uri(),
-        workspace_folders=[types.WorkspaceFolder(uri=root.as_uri(), name=root.name)],
-        initialization_options=options,
-    )
-    await asyncio.wait_for(client.initialize_session(params), TIMEOUT)
 
 
 @pytest_lsp.fixture(config=SERVER)
@@ -420,10 +416,8 @@ async def test_the_editors_docs_url_wins(editor_client: LanguageClient, document
 
 @pytest.mark.asyncio
 async def test_hover_on_the_state_title_shows_the_status(client: LanguageClient, demo: Path):
-    uri, text = _open(client, demo, STATE)
-    await _wait_for(client, lambda: "SL501" in _codes(client, uri), "SL501")
-    hover = await asyncio.wait_for(client.text_document_hover_async(types.HoverParams(
-        types.TextDocumentIdentifier(uri), _position(text, "S.T.A.N.D.A.R.D.S. Workflow State", 4))), TIMEOUT)
+    uri, text = await _open_state(client, demo)
+    hover = await _hover(client, uri, _position(text, "S.T.A.N.D.A.R.D.S. Workflow State", 4))
     value = hover.contents.value
     assert "| State | `AWAITING_USER_SIGNOFF` (the user) |" in value
     assert "| **Next** | **USER** (the user decides): The cycle awaits your sign-off." in value

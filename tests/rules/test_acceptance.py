@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from standards_lint.engine import lint
 
 from .conftest import RUNTIME, commit_tree, write_tree
@@ -134,22 +136,29 @@ def where(findings):
     return [(f.code, f.path, f.line) for f in findings]
 
 
+def found7(lint_tree, code=None, st=None, **files):
+    """The SL7xx findings (only *code*'s when given) of the standard tree
+    with *files* changed (see :func:`tree`), in STATE.md *st* (by default
+    ``state()``)."""
+    return sl7(lint_tree(tree(**files), state=st if st is not None else state()), code)
+
+
 # -- the clean baseline ------------------------------------------------------------------
 def test_clean_standard_cycle_has_no_acceptance_findings(lint_tree):
-    assert sl7(lint_tree(tree(), state=state())) == []
+    assert found7(lint_tree) == []
 
 
 # -- SL701 --------------------------------------------------------------------------------
 def test_sl701_table_row_is_not_a_definition(lint_tree):
     scope = SCOPE_TEXT.replace("- `AC-001`: Users can search by name.", "| `AC-001` | Users can search by name. |")
-    found = sl7(lint_tree(tree(scope=scope), state=state()), "SL701")
+    found = found7(lint_tree, "SL701", scope=scope)
     assert where(found) == [("SL701", SCOPE, 10)]
     assert "AC-001" in found[0].message
 
 
 def test_sl701_heading_is_not_a_definition(lint_tree):
     scope = SCOPE_TEXT.replace("- `AC-001`: Users can search by name.", "### AC-001 — Search by name")
-    assert where(sl7(lint_tree(tree(scope=scope), state=state()), "SL701")) == [("SL701", SCOPE, 10)]
+    assert where(found7(lint_tree, "SL701", scope=scope)) == [("SL701", SCOPE, 10)]
 
 
 def test_sl701_accepts_plain_bold_numbered_and_task_items(lint_tree):
@@ -157,33 +166,24 @@ def test_sl701_accepts_plain_bold_numbered_and_task_items(lint_tree):
         "- `AC-001`: Users can search by name.\n- `AC-002`: The guide explains search.",
         "- [ ] **AC-001**: Users can search by name.\n- See AC-001 for the rules.\n1. AC-002 — The guide explains search.",
     )
-    assert sl7(lint_tree(tree(scope=scope), state=state())) == []
+    assert found7(lint_tree, scope=scope) == []
 
 
 def test_sl701_ignores_fenced_code_and_comments(lint_tree):
     scope = SCOPE_TEXT + "\n```md\n| `AC-007` | Example |\n```\n\n<!-- AC-008 is a note -->\n"
-    assert sl7(lint_tree(tree(scope=scope), state=state()), "SL701") == []
+    assert found7(lint_tree, "SL701", scope=scope) == []
 
 
 # -- SL702 / SL703 ---------------------------------------------------------------------------
-def test_sl702_duplicate_definition_points_at_second(lint_tree):
-    scope = SCOPE_TEXT.replace("- `AC-002`: The guide explains search.", "- `AC-002`: The guide.\n- `AC-001`: Again.")
-    found = sl7(lint_tree(tree(scope=scope), state=state()), "SL702")
-    assert where(found) == [("SL702", SCOPE, 12)]
-
-
-def test_sl702_one_definition_each_is_fine(lint_tree):
-    assert sl7(lint_tree(tree(), state=state()), "SL702") == []
-
-
-def test_sl703_current_and_retired(lint_tree):
-    scope = SCOPE_TEXT.replace("- `AC-002`: The guide explains search.", "- `AC-002`: The guide.\n- AC-003: Back.")
-    found = sl7(lint_tree(tree(scope=scope), state=state()), "SL703")
-    assert where(found) == [("SL703", SCOPE, 12)]
-
-
-def test_sl703_retired_only_is_fine(lint_tree):
-    assert sl7(lint_tree(tree(), state=state()), "SL703") == []
+@pytest.mark.parametrize(("code", "second"), [
+    pytest.param("SL702", "- `AC-001`: Again.", id="sl702-duplicate-definition-points-at-second"),
+    pytest.param("SL703", "- AC-003: Back.", id="sl703-current-and-retired"),
+])
+def test_second_definition(lint_tree, code, second):
+    # The standard scope (one definition each, AC-003 only retired) is fine.
+    assert found7(lint_tree, code) == []
+    scope = SCOPE_TEXT.replace("- `AC-002`: The guide explains search.", f"- `AC-002`: The guide.\n{second}")
+    assert where(found7(lint_tree, code, scope=scope)) == [(code, SCOPE, 12)]
 
 
 # -- SL704 / SL750 ---------------------------------------------------------------------------
@@ -194,13 +194,13 @@ def test_sl704_condition_after_previous_cycles(lint_tree):
     )
     spec = SPEC_TEXT.replace("`AC-001`: Name index.", "`AC-004`: Name index.").replace("- `AC-002`", "- `AC-001`")
     verify = verification("| AC-004 | t | passed |\n")
-    found = sl7(lint_tree(tree(scope=scope, spec=spec, verify=verify), state=state()))
+    found = found7(lint_tree, scope=scope, spec=spec, verify=verify)
     assert where(found) == [("SL704", SCOPE, 18)]
 
 
 def test_sl704_only_previous_conditions(lint_tree):
     scope = prov("SCOPE") + "# Search\n\n## Previous Cycles\n\n- `AC-001`: Earlier.\n"
-    found = sl7(lint_tree(tree(scope=scope), state=state()), "SL704")
+    found = found7(lint_tree, "SL704", scope=scope)
     assert where(found) == [("SL704", SCOPE, 8)]
 
 
@@ -209,7 +209,7 @@ def test_sl704_and_sl750_quiet_on_a_well_reused_scope(lint_tree):
     spec = SPEC_TEXT.replace("- `AC-001`: Name index.\n- `AC-002`: No architectural impact; Documenter owns it.",
                              "- `AC-004`: Name index.")
     verify = verification("| AC-004 | t | passed |\n")
-    assert sl7(lint_tree(tree(scope=scope, spec=spec, verify=verify), state=state())) == []
+    assert found7(lint_tree, scope=scope, spec=spec, verify=verify) == []
 
 
 def test_sl750_numbering_restarted_below_history(lint_tree):
@@ -219,7 +219,7 @@ def test_sl750_numbering_restarted_below_history(lint_tree):
     )
     spec = SPEC_TEXT.replace("`AC-002`: No architectural impact", "`AC-004`: No architectural impact")
     verify = verification("| AC-001 | t | passed |\n| AC-004 | t | passed |\n")
-    found = sl7(lint_tree(tree(scope=scope, spec=spec, verify=verify), state=state()))
+    found = found7(lint_tree, scope=scope, spec=spec, verify=verify)
     assert where(found) == [("SL750", SCOPE, 8)]
 
 
@@ -231,7 +231,7 @@ def _doc_state(ws="ARCHITECTING", kind="FORWARD", frm="SCOPING"):
 def test_sl705_documentation_scope_without_conditions(lint_tree):
     scope = prov("SCOPE") + "# Guide\n\n## Retired Acceptance Identifiers\n\n- `AC-003`: Old title.\n"
     spec = prov("ARCHITECTURE") + "# Existing contracts\n"
-    found = sl7(lint_tree(tree(scope=scope, spec=spec, dev=None, verify=None), state=_doc_state()), "SL705")
+    found = found7(lint_tree, "SL705", st=_doc_state(), scope=scope, spec=spec, dev=None, verify=None)
     assert where(found) == [("SL705", SCOPE, 6)]
 
 
@@ -245,7 +245,7 @@ def test_sl705_not_while_scoping(lint_tree):
 # -- SL710 -----------------------------------------------------------------------------------
 def test_sl710_record_mentions_unknown_id(lint_tree):
     verify = verification("| AC-001 | t | passed |\n| AC-002 | pending | pending |\n\nSee AC-009.\n")
-    found = sl7(lint_tree(tree(verify=verify), state=state()), "SL710")
+    found = found7(lint_tree, "SL710", verify=verify)
     assert where(found) == [("SL710", VERIFY, 16)]
     assert "is not defined in the scope" in found[0].message
 
@@ -253,26 +253,26 @@ def test_sl710_record_mentions_unknown_id(lint_tree):
 def test_sl710_mention_the_scope_makes_without_defining(lint_tree):
     scope = SCOPE_TEXT + "\n## Assumptions\n\nAC-005 may follow.\n"
     verify = verification("| AC-001 | t | passed |\n| AC-002 | p | pending |\n| AC-005 | later | pending |\n")
-    found = sl7(lint_tree(tree(scope=scope, verify=verify), state=state()), "SL710")
+    found = found7(lint_tree, "SL710", scope=scope, verify=verify)
     assert where(found) == [("SL710", VERIFY, 15)]
     assert "appears in the scope" in found[0].message
 
 
 def test_sl710_retired_and_previous_ids_are_known(lint_tree):
     verify = VERIFY_OK + "\nSuperseded: AC-003.\n"
-    assert sl7(lint_tree(tree(verify=verify), state=state()), "SL710") == []
+    assert found7(lint_tree, "SL710", verify=verify) == []
 
 
 def test_sl710_design_history_is_skipped(lint_tree):
     spec = SPEC_TEXT + "\n## Previous Cycles\n\n- AC-900: From another scope.\n"
-    assert sl7(lint_tree(tree(spec=spec), state=state()), "SL710") == []
+    assert found7(lint_tree, "SL710", spec=spec) == []
 
 
 # -- SL720 ------------------------------------------------------------------------------------
 def test_sl720_design_misses_a_condition(lint_tree):
     spec = SPEC_TEXT.replace("- `AC-002`: No architectural impact; Documenter owns it.\n", "")
     verify = verification("| AC-001 | t | passed |\n| AC-002 | p | pending |\n")
-    found = sl7(lint_tree(tree(spec=spec, verify=verify), state=state()), "SL720")
+    found = found7(lint_tree, "SL720", spec=spec, verify=verify)
     assert where(found) == [("SL720", SPEC, 8)]
     assert "AC-002" in found[0].message
 
@@ -293,7 +293,7 @@ def test_sl720_not_during_recovery_after_a_developer_handoff(lint_tree):
 # -- SL721 ---------------------------------------------------------------------------------------
 def test_sl721_complete_verification_misses_a_condition(lint_tree):
     verify = verification("| AC-001 | t | passed |\n")
-    found = sl7(lint_tree(tree(verify=verify), state=state()), "SL721")
+    found = found7(lint_tree, "SL721", verify=verify)
     assert where(found) == [("SL721", VERIFY, 8)]
 
 
@@ -311,21 +311,20 @@ AC-001: checked.
 
 AC-002: historical mention.
 """
-    found = sl7(lint_tree(tree(final=review), state=state("DOCUMENTING", kind="FORWARD", frm="REVIEWING_FINAL")))
+    found = found7(lint_tree, st=state("DOCUMENTING", kind="FORWARD", frm="REVIEWING_FINAL"), final=review)
     assert found == []  # REVIEWING_FINAL comes later: not held yet
-    found = sl7(lint_tree(tree(final=review), state=state("SYNCHRONIZING", kind="FORWARD", frm="REVIEWING_FINAL")),
-                "SL721")
+    found = found7(lint_tree, "SL721", st=state("SYNCHRONIZING", kind="FORWARD", frm="REVIEWING_FINAL"), final=review)
     assert where(found) == [("SL721", REVIEW_FINAL, 10)]
 
 
 def test_sl721_in_progress_report_is_not_held(lint_tree):
     verify = verification("| AC-001 | t | passed |\n", status="IN_PROGRESS")
-    assert sl7(lint_tree(tree(verify=verify), state=state()), "SL721") == []
+    assert found7(lint_tree, "SL721", verify=verify) == []
 
 
 def test_sl721_verification_counts_only_acceptance_evidence(lint_tree):
     verify = verification("| AC-001 | t | passed |\n", extra="\n## Increment Assessments\n\n| 2 | AC-002 | x | SUPERSEDED |\n")
-    assert where(sl7(lint_tree(tree(verify=verify), state=state()), "SL721")) == [("SL721", VERIFY, 8)]
+    assert where(found7(lint_tree, "SL721", verify=verify)) == [("SL721", VERIFY, 8)]
 
 
 # -- SL722 ---------------------------------------------------------------------------------------
@@ -398,7 +397,7 @@ def test_no_git_no_comparison(lint_tree):
     scope = SCOPE_TEXT.replace("- `AC-002`: The guide explains search.\n", "")
     spec = SPEC_TEXT.replace("- `AC-002`: No architectural impact; Documenter owns it.\n", "")
     verify = verification("| AC-001 | t | passed |\n")
-    assert sl7(lint_tree(tree(scope=scope, spec=spec, verify=verify), state=state())) == []
+    assert found7(lint_tree, scope=scope, spec=spec, verify=verify) == []
 
 
 # -- robustness ----------------------------------------------------------------------------------------
@@ -442,7 +441,7 @@ def test_an_indented_retired_heading_is_not_read_and_carries_its_fix(tmp_path):
 def test_a_retired_heading_with_extra_spaces_or_a_closing_sequence_is_read(lint_tree):
     for heading in ("##  Retired Acceptance Identifiers", "## Retired Acceptance Identifiers ##"):
         scope = SCOPE_TEXT.replace("## Retired Acceptance Identifiers", heading)
-        assert sl7(lint_tree(tree(scope=scope), state=state())) == [], heading
+        assert found7(lint_tree, scope=scope) == [], heading
 
 
 # -- which records recovery holds at Reviewer entry and sign-off -----------------------
@@ -473,6 +472,6 @@ def test_during_recovery_reviewer_entry_of_a_documentation_cycle_holds_its_sourc
     spec = SPEC_TEXT.replace("- `AC-002`: No architectural impact; Documenter owns it.\n", "")
     doc_st = state("REVIEWING_FINAL", "DOCUMENTATION", policy="NONE", dev="NONE", kind="FORWARD", frm="DOCUMENTING",
                    recovery=True)
-    assert sl7(lint_tree(tree(spec=spec, dev=None, verify=None), state=doc_st), "SL720") == []
+    assert found7(lint_tree, "SL720", st=doc_st, spec=spec, dev=None, verify=None) == []
     std_st = state("REVIEWING_IMPLEMENTATION", kind="FORWARD", frm="TESTING", recovery=True)
-    assert [f.path for f in sl7(lint_tree(tree(spec=spec), state=std_st), "SL720")] == [SPEC]
+    assert [f.path for f in found7(lint_tree, "SL720", st=std_st, spec=spec)] == [SPEC]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import subprocess
 
+import pytest
+
 from standards_lint.engine import lint
 
 from .conftest import RUNTIME, write_tree
@@ -94,18 +96,46 @@ def test_clean_states_have_no_cycle_mode_findings(lint_tree):
         assert [f.code for f in findings if f.code.startswith("SL3")] == [], kw
 
 
-def test_sl300_documentation_omitted_state(lint_tree):
-    f = run(lint_tree, ws="TESTING", mode="DOCUMENTATION", policy="NONE", kind="FORWARD", origin="DOCUMENTING")
-    assert found(f, "SL300") == [(STATE, 3)]
-    f = run(lint_tree, ws="DOCUMENTING", mode="DOCUMENTATION", policy="NONE", kind="FORWARD", origin="ARCHITECTING")
-    assert found(f, "SL300") == []
-
-
-def test_sl301_expedited_omitted_state(lint_tree):
-    f = run(lint_tree, ws="TESTING", mode="EXPEDITED", policy="NONE", kind="FORWARD", origin="DEVELOPING")
-    assert found(f, "SL301") == [(STATE, 3)]
-    f = run(lint_tree, ws="REVIEWING_IMPLEMENTATION", mode="EXPEDITED", policy="NONE", kind="FORWARD", origin="DEVELOPING")
-    assert found(f, "SL301") == []
+@pytest.mark.parametrize(("code", "flagged", "line", "clean"), [
+    pytest.param("SL300",
+                 dict(ws="TESTING", mode="DOCUMENTATION", policy="NONE", kind="FORWARD", origin="DOCUMENTING"), 3,
+                 dict(ws="DOCUMENTING", mode="DOCUMENTATION", policy="NONE", kind="FORWARD", origin="ARCHITECTING"),
+                 id="sl300-documentation-omitted-state"),
+    pytest.param("SL301",
+                 dict(ws="TESTING", mode="EXPEDITED", policy="NONE", kind="FORWARD", origin="DEVELOPING"), 3,
+                 dict(ws="REVIEWING_IMPLEMENTATION", mode="EXPEDITED", policy="NONE", kind="FORWARD",
+                      origin="DEVELOPING"),
+                 id="sl301-expedited-omitted-state"),
+    pytest.param("SL304", dict(cid="UNSET", mode="UNSET", policy="IMPLEMENTATION_REVIEWED"), 8,
+                 dict(cid="UNSET", mode="UNSET", policy="NONE"), id="sl304-unstarted-policy"),
+    pytest.param("SL306", dict(cid="UNSET", mode="UNSET", policy="NONE", kind="FAILURE"), 16,
+                 dict(cid="UNSET", mode="UNSET", policy="NONE"), id="sl306-unstarted-handoff"),
+    pytest.param("SL307", dict(ws="SCOPING", mode="UNSET"), 3,
+                 dict(ws="SIGNED_OFF", mode="UNSET", kind="SIGNOFF", origin="AWAITING_USER_SIGNOFF"),
+                 id="sl307-active-cycle-mode-unset"),
+    pytest.param("SL309",
+                 dict(ws="DOCUMENTING", mode="DOCUMENTATION", policy="NONE", kind="NEW_CYCLE", origin="SIGNED_OFF"), 3,
+                 dict(ws="DOCUMENTING", mode="DOCUMENTATION", policy="NONE", kind="FORWARD", origin="ARCHITECTING"),
+                 id="sl309-documentation-entry"),
+    pytest.param("SL311",
+                 dict(mode="DOCUMENTATION", policy="NONE", development=f".standards/docs/development/{CID}.md"), 9,
+                 dict(mode="DOCUMENTATION", policy="NONE"), id="sl311-documentation-development"),
+    pytest.param("SL312", dict(mode="DOCUMENTATION", policy="NONE", promotion="Need tests"), 9,
+                 dict(mode="STANDARD", promotion="Need tests"), id="sl312-documentation-promotion"),
+    pytest.param("SL313", dict(ws="DEVELOPING", mode="EXPEDITED", policy="NONE", scope=".standards/docs/scope/x.md"), 8,
+                 dict(ws="DEVELOPING", mode="EXPEDITED", policy="NONE"), id="sl313-expedited-scope"),
+    pytest.param("SL315", dict(ws="DEVELOPING", mode="EXPEDITED", policy="NONE", cadence="INCREMENTAL"), 10,
+                 dict(ws="DEVELOPING", mode="EXPEDITED", policy="NONE", cadence="AFTER_IMPLEMENTATION"),
+                 id="sl315-expedited-incremental"),
+    pytest.param("SL318", dict(ws="SCOPING", mode="DOCUMENTATION", policy="NONE", kind="FORWARD", origin="AUDITING",
+                               obligations="`Active`: `true`"), 24,
+                 dict(ws="AUDITING", mode="STANDARD", kind="PROMOTE", origin="DEVELOPING", promotion="Tests",
+                      obligations="`Active`: `true`"), id="sl318-documentation-obligations"),
+])
+def test_reported_at_its_field(lint_tree, code, flagged, line, clean):
+    """*flagged* is reported at STATE.md's *line*; the *clean* state is not."""
+    assert found(run(lint_tree, **flagged), code) == [(STATE, line)]
+    assert found(run(lint_tree, **clean), code) == []
 
 
 def test_sl302_implementation_reviewed_tail(lint_tree):
@@ -139,12 +169,6 @@ def test_sl303_no_fix_when_the_state_is_not_the_modes_either(lint_tree):
     assert hit.fix is not None and hit.fix.applicability == "unsafe"
 
 
-def test_sl304_unstarted_policy(lint_tree):
-    f = run(lint_tree, cid="UNSET", mode="UNSET", policy="IMPLEMENTATION_REVIEWED")
-    assert found(f, "SL304") == [(STATE, 8)]
-    assert found(run(lint_tree, cid="UNSET", mode="UNSET", policy="NONE"), "SL304") == []
-
-
 def test_sl305_unstarted_workflow_state(lint_tree):
     f = run(lint_tree, ws="TESTING", cid="UNSET", mode="UNSET", policy="NONE")
     assert found(f, "SL305") == [(STATE, 3)]
@@ -153,19 +177,6 @@ def test_sl305_unstarted_workflow_state(lint_tree):
     assert found(f, "SL305") == []
     f = run(lint_tree, {".standards/MODE.md": GREENFIELD_MODE}, ws="AUDITING", cid="UNSET", mode="UNSET", policy="NONE")
     assert found(f, "SL305") == [(STATE, 3)]
-
-
-def test_sl306_unstarted_handoff(lint_tree):
-    f = run(lint_tree, cid="UNSET", mode="UNSET", policy="NONE", kind="FAILURE")
-    assert found(f, "SL306") == [(STATE, 16)]
-    assert found(run(lint_tree, cid="UNSET", mode="UNSET", policy="NONE"), "SL306") == []
-
-
-def test_sl307_active_cycle_mode_unset(lint_tree):
-    f = run(lint_tree, ws="SCOPING", mode="UNSET")
-    assert found(f, "SL307") == [(STATE, 3)]
-    f = run(lint_tree, ws="SIGNED_OFF", mode="UNSET", kind="SIGNOFF", origin="AWAITING_USER_SIGNOFF")
-    assert found(f, "SL307") == []
 
 
 def test_sl308_greenfield_modes(lint_tree):
@@ -181,37 +192,12 @@ def test_sl308_greenfield_modes(lint_tree):
     assert found(f, "SL308") == []
 
 
-def test_sl309_documentation_entry(lint_tree):
-    f = run(lint_tree, ws="DOCUMENTING", mode="DOCUMENTATION", policy="NONE", kind="NEW_CYCLE", origin="SIGNED_OFF")
-    assert found(f, "SL309") == [(STATE, 3)]
-    f = run(lint_tree, ws="DOCUMENTING", mode="DOCUMENTATION", policy="NONE", kind="FORWARD", origin="ARCHITECTING")
-    assert found(f, "SL309") == []
-
-
 def test_sl310_documentation_cadence(lint_tree):
     f = run(lint_tree, mode="DOCUMENTATION", policy="NONE", cadence="INCREMENTAL")
     hits = [x for x in f if x.code == "SL310"]
     assert [(x.path, x.line) for x in hits] == [(STATE, 10)]
     assert hits[0].fix.applicability == "safe"
     assert found(run(lint_tree, mode="DOCUMENTATION", policy="NONE"), "SL310") == []
-
-
-def test_sl311_documentation_development(lint_tree):
-    f = run(lint_tree, mode="DOCUMENTATION", policy="NONE", development=f".standards/docs/development/{CID}.md")
-    assert found(f, "SL311") == [(STATE, 9)]
-    assert found(run(lint_tree, mode="DOCUMENTATION", policy="NONE"), "SL311") == []
-
-
-def test_sl312_documentation_promotion(lint_tree):
-    f = run(lint_tree, mode="DOCUMENTATION", policy="NONE", promotion="Need tests")
-    assert found(f, "SL312") == [(STATE, 9)]
-    assert found(run(lint_tree, mode="STANDARD", promotion="Need tests"), "SL312") == []
-
-
-def test_sl313_expedited_scope(lint_tree):
-    f = run(lint_tree, ws="DEVELOPING", mode="EXPEDITED", policy="NONE", scope=".standards/docs/scope/x.md")
-    assert found(f, "SL313") == [(STATE, 8)]
-    assert found(run(lint_tree, ws="DEVELOPING", mode="EXPEDITED", policy="NONE"), "SL313") == []
 
 
 def test_sl314_expedited_baseline(lint_tree):
@@ -221,13 +207,6 @@ def test_sl314_expedited_baseline(lint_tree):
     bad = f"`BaselineReconciliation`:\n\n- `SourceCycle`: `{OLD}`"
     assert found(run(lint_tree, ws="DEVELOPING", mode="EXPEDITED", policy="NONE", baseline=bad), "SL314") == []
     assert found(run(lint_tree, ws="AUDITING", mode="STANDARD", baseline=BASELINE_LIST), "SL314") == []
-
-
-def test_sl315_expedited_incremental(lint_tree):
-    f = run(lint_tree, ws="DEVELOPING", mode="EXPEDITED", policy="NONE", cadence="INCREMENTAL")
-    assert found(f, "SL315") == [(STATE, 10)]
-    f = run(lint_tree, ws="DEVELOPING", mode="EXPEDITED", policy="NONE", cadence="AFTER_IMPLEMENTATION")
-    assert found(f, "SL315") == []
 
 
 def test_sl316_stale_pending_cadence(lint_tree):
@@ -276,15 +255,6 @@ def test_sl317_new_cycle_id_is_not_a_conversion(tmp_path):
     other = "next-change-20261130T030000Z-0b1c2d3e"
     f = _git_tree(tmp_path, head, make_state(ws="AUDITING", mode="STANDARD", cid=other))
     assert found(f, "SL317") == []
-
-
-def test_sl318_documentation_obligations(lint_tree):
-    f = run(lint_tree, ws="SCOPING", mode="DOCUMENTATION", policy="NONE", kind="FORWARD", origin="AUDITING",
-            obligations="`Active`: `true`")
-    assert found(f, "SL318") == [(STATE, 24)]
-    f = run(lint_tree, ws="AUDITING", mode="STANDARD", kind="PROMOTE", origin="DEVELOPING", promotion="Tests",
-            obligations="`Active`: `true`")
-    assert found(f, "SL318") == []
 
 
 def test_conflicted_state_silences_cycle_mode_rules(lint_tree):

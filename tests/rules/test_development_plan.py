@@ -170,14 +170,46 @@ def line_of(text, needle, nth=1):
     return text.count("\n", 0, idx) + 1
 
 
-# -- SL800 -------------------------------------------------------------------
+# -- a plan value reported where it stands -----------------------------------------
 
-def test_plan_status_value(lint_tree):
-    pl = plan(status="DONE")
-    [f] = found(lint_tree, tree(pl=pl), "SL800")
-    assert (f.path, f.line) == (PLAN_PATH, line_of(pl, "`Status`: `DONE`"))
-    assert "DONE" in f.message
-    assert found(lint_tree, tree(pl=plan(status="APPROVED")), "SL800") == []
+EXPEDITED_START = state(mode="EXPEDITED", kind="INITIAL", frm="NONE")
+
+
+@pytest.mark.parametrize(("code", "pl", "needle", "says", "clean", "st"), [
+    pytest.param("SL800", plan(status="DONE"), "`Status`: `DONE`", ("DONE",), plan(status="APPROVED"), None,
+                 id="sl800-plan-status-value"),
+    pytest.param("SL802", plan(cadence="incremental"), "`incremental`", (), plan(cadence="INCREMENTAL"), None,
+                 id="sl802-cadence-value"),
+    pytest.param("SL803", plan(current="none"), "`Current Increment`", (),
+                 plan(cadence="INCREMENTAL", current="1", increments=INCREMENTS), None,
+                 id="sl803-current-increment-value"),
+    pytest.param("SL804", plan(cadence="INCREMENTAL", current="9", increments=INCREMENTS), "`Current Increment`", (),
+                 plan(cadence="INCREMENTAL", current="2", increments=INCREMENTS), None,
+                 id="sl804-current-increment-defined"),
+    pytest.param("SL806", plan(status="COMPLETE", cadence="INCREMENTAL", current="2", steps=(STEP_DONE,),
+                               increments=INCREMENTS), "`Current Increment`", (),
+                 plan(status="COMPLETE", steps=(STEP_DONE,)), None, id="sl806-complete-plan-requires-none"),
+    pytest.param("SL807", plan(cadence="INCREMENTAL", current="1", increments=INCREMENTS), "`INCREMENTAL`", (),
+                 plan(), EXPEDITED_START, id="sl807-expedited-cadence"),
+    pytest.param("SL810", plan(steps=(STEP_DONE, STEP_PENDING.replace("`PENDING`", "`WAITING`"))), "`WAITING`", (),
+                 plan(), None, id="sl810-step-status-value"),
+    pytest.param("SL811", plan(steps=(STEP_DONE, STEP_PENDING.replace("`DEV-001`", "`DEV-001, DEV-002`"))),
+                 "`DEV-001, DEV-002`", (), plan(), None, id="sl811-step-self-dependency"),
+    pytest.param("SL812", plan(steps=(STEP_DONE, STEP_PENDING.replace("`DEV-001`", "`DEV-008`"))), "`DEV-008`",
+                 ("DEV-008",), plan(), None, id="sl812-step-unknown-dependency"),
+    pytest.param("SL813", plan(steps=(STEP_DONE.replace("`Depends On`: `NONE`", "`Depends On`: `DEV-002`"),
+                                      STEP_PENDING)), "`DEV-002`", ("DEV-001 -> DEV-002 -> DEV-001",), plan(), None,
+                 id="sl813-step-dependency-loop"),
+    pytest.param("SL814", plan(status="COMPLETE"), "`PENDING`", ("DEV-002",),
+                 plan(status="COMPLETE", steps=(STEP_DONE,)), None, id="sl814-complete-plan-unfinished-step"),
+])
+def test_reported_where_it_stands(lint_tree, code, pl, needle, says, clean, st):
+    """One *code* finding in the plan *pl*, on its line holding *needle*,
+    its message saying *says*; none for the *clean* plan."""
+    [f] = found(lint_tree, tree(st=st, pl=pl), code)
+    assert (f.path, f.line) == (PLAN_PATH, line_of(pl, needle))
+    assert all(part in f.message for part in says), f.message
+    assert found(lint_tree, tree(st=st, pl=clean), code) == []
 
 
 # -- SL801 -------------------------------------------------------------------
@@ -203,28 +235,7 @@ def test_field_mention_in_prose_is_not_a_field(lint_tree):
     assert found(lint_tree, tree(pl=pl), "SL801") == []
 
 
-# -- SL802 / SL803 / SL804 / SL805 / SL806 / SL807 -----------------------------
-
-def test_cadence_value(lint_tree):
-    pl = plan(cadence="incremental")
-    [f] = found(lint_tree, tree(pl=pl), "SL802")
-    assert (f.path, f.line) == (PLAN_PATH, line_of(pl, "`incremental`"))
-    assert found(lint_tree, tree(pl=plan(cadence="INCREMENTAL")), "SL802") == []
-
-
-def test_current_increment_value(lint_tree):
-    pl = plan(current="none")
-    [f] = found(lint_tree, tree(pl=pl), "SL803")
-    assert (f.path, f.line) == (PLAN_PATH, line_of(pl, "`Current Increment`"))
-    assert found(lint_tree, tree(pl=plan(cadence="INCREMENTAL", current="1", increments=INCREMENTS)), "SL803") == []
-
-
-def test_current_increment_defined(lint_tree):
-    pl = plan(cadence="INCREMENTAL", current="9", increments=INCREMENTS)
-    [f] = found(lint_tree, tree(pl=pl), "SL804")
-    assert (f.path, f.line) == (PLAN_PATH, line_of(pl, "`Current Increment`"))
-    assert found(lint_tree, tree(pl=plan(cadence="INCREMENTAL", current="2", increments=INCREMENTS)), "SL804") == []
-
+# -- SL805 ---------------------------------------------------------------------
 
 def test_after_implementation_requires_none(lint_tree):
     pl = plan(current="1", increments=INCREMENTS)
@@ -234,62 +245,7 @@ def test_after_implementation_requires_none(lint_tree):
     assert found(lint_tree, tree(pl=plan()), "SL805") == []
 
 
-def test_complete_plan_requires_none(lint_tree):
-    pl = plan(status="COMPLETE", cadence="INCREMENTAL", current="2", steps=(STEP_DONE,), increments=INCREMENTS)
-    [f] = found(lint_tree, tree(pl=pl), "SL806")
-    assert (f.path, f.line) == (PLAN_PATH, line_of(pl, "`Current Increment`"))
-    assert found(lint_tree, tree(pl=plan(status="COMPLETE", steps=(STEP_DONE,))), "SL806") == []
-
-
-def test_expedited_cadence(lint_tree):
-    st = state(mode="EXPEDITED", kind="INITIAL", frm="NONE")
-    pl = plan(cadence="INCREMENTAL", current="1", increments=INCREMENTS)
-    [f] = found(lint_tree, tree(st=st, pl=pl), "SL807")
-    assert (f.path, f.line) == (PLAN_PATH, line_of(pl, "`INCREMENTAL`"))
-    assert found(lint_tree, tree(st=st, pl=plan()), "SL807") == []
-
-
 # -- steps ---------------------------------------------------------------------
-
-def test_step_status_value(lint_tree):
-    bad = STEP_PENDING.replace("`PENDING`", "`WAITING`")
-    pl = plan(steps=(STEP_DONE, bad))
-    [f] = found(lint_tree, tree(pl=pl), "SL810")
-    assert (f.path, f.line) == (PLAN_PATH, line_of(pl, "`WAITING`"))
-    assert found(lint_tree, tree(pl=plan()), "SL810") == []
-
-
-def test_step_self_dependency(lint_tree):
-    bad = STEP_PENDING.replace("`DEV-001`", "`DEV-001, DEV-002`")
-    pl = plan(steps=(STEP_DONE, bad))
-    [f] = found(lint_tree, tree(pl=pl), "SL811")
-    assert (f.path, f.line) == (PLAN_PATH, line_of(pl, "`DEV-001, DEV-002`"))
-    assert found(lint_tree, tree(pl=plan()), "SL811") == []
-
-
-def test_step_unknown_dependency(lint_tree):
-    bad = STEP_PENDING.replace("`DEV-001`", "`DEV-008`")
-    pl = plan(steps=(STEP_DONE, bad))
-    [f] = found(lint_tree, tree(pl=pl), "SL812")
-    assert (f.path, f.line) == (PLAN_PATH, line_of(pl, "`DEV-008`")) and "DEV-008" in f.message
-    assert found(lint_tree, tree(pl=plan()), "SL812") == []
-
-
-def test_step_dependency_loop(lint_tree):
-    first = STEP_DONE.replace("`Depends On`: `NONE`", "`Depends On`: `DEV-002`")
-    pl = plan(steps=(first, STEP_PENDING))
-    [f] = found(lint_tree, tree(pl=pl), "SL813")
-    assert (f.path, f.line) == (PLAN_PATH, line_of(pl, "`DEV-002`"))
-    assert "DEV-001 -> DEV-002 -> DEV-001" in f.message
-    assert found(lint_tree, tree(pl=plan()), "SL813") == []
-
-
-def test_complete_plan_unfinished_step(lint_tree):
-    pl = plan(status="COMPLETE")
-    [f] = found(lint_tree, tree(pl=pl), "SL814")
-    assert (f.path, f.line) == (PLAN_PATH, line_of(pl, "`PENDING`")) and "DEV-002" in f.message
-    assert found(lint_tree, tree(pl=plan(status="COMPLETE", steps=(STEP_DONE,))), "SL814") == []
-
 
 def _git(root, *args):
     subprocess.run(["git", *args], cwd=root, check=True, capture_output=True,

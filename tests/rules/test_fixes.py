@@ -154,10 +154,16 @@ def test_sl902_cycle_and_review_kind_follow_the_provenance_block(tmp_path):
     assert_second_run_is_idle(root, unsafe=True)
 
 
+def verification_sl902(tmp_path, header):
+    """A tree whose verification report (in TESTING) has *header*, and its
+    SL902 findings."""
+    root = tree(tmp_path, {VER: record("VERIFICATION", header)}, st=state("TESTING", frm="DEVELOPING"))
+    return root, findings(root, "SL902")
+
+
 def test_sl902_artifact_field_follows_the_block(tmp_path):
     header = f"`Cycle`: `{CID}` `Artifact`: `VERIFICATION | REVIEW` `Status`: `IN_PROGRESS`"
-    root = tree(tmp_path, {VER: record("VERIFICATION", header)}, st=state("TESTING", frm="DEVELOPING"))
-    (found,) = findings(root, "SL902")
+    root, (found,) = verification_sl902(tmp_path, header)
     assert found.fix.applicability == "safe"
     fix_project(str(root), use_git=False)
     assert read(root, VER) == record("VERIFICATION", header.replace("VERIFICATION | REVIEW", "VERIFICATION"))
@@ -166,8 +172,7 @@ def test_sl902_artifact_field_follows_the_block(tmp_path):
 
 def test_sl902_one_allowed_choice_is_an_unsafe_fix(tmp_path):
     header = f"`Cycle`: `{CID}` `Mode`: `VERIFY | RECHECK` `Status`: `IN_PROGRESS`"
-    root = tree(tmp_path, {VER: record("VERIFICATION", header)}, st=state("TESTING", frm="DEVELOPING"))
-    (found,) = findings(root, "SL902")
+    root, (found,) = verification_sl902(tmp_path, header)
     assert found.fix.applicability == "unsafe"
     assert found.message == "field `Mode` still shows the template's choices (`VERIFY | RECHECK`); set one value."
     report, _ = fix_project(str(root), use_git=False)
@@ -181,8 +186,7 @@ def test_sl902_one_allowed_choice_is_an_unsafe_fix(tmp_path):
 def test_sl902_no_fix_when_the_owner_must_choose(tmp_path):
     header = (f"`Cycle`: `{CID}` `Mode`: `VERIFY | REVERIFY` `Status`: `IN_PROGRESS`\n"
               "`User Style`: `NONE | <identifier>` `Assessment Purpose`: `<INCREMENTAL>`")
-    root = tree(tmp_path, {VER: record("VERIFICATION", header)}, st=state("TESTING", frm="DEVELOPING"))
-    found = findings(root, "SL902")
+    root, found = verification_sl902(tmp_path, header)
     assert len(found) == 3 and all(f.fix is None for f in found)
     report, _ = fix_project(str(root), use_git=False, unsafe=True)
     assert "SL902" not in fixed_codes(report)
@@ -191,8 +195,7 @@ def test_sl902_no_fix_when_the_owner_must_choose(tmp_path):
 
 def test_sl902_allowed_value_in_placeholder_brackets_is_a_safe_fix(tmp_path):
     header = f"`Cycle`: `{CID}` `Mode`: `VERIFY` `Status`: `IN_PROGRESS`\n`Assessment Purpose`: `<INCREMENT>`"
-    root = tree(tmp_path, {VER: record("VERIFICATION", header)}, st=state("TESTING", frm="DEVELOPING"))
-    (found,) = findings(root, "SL902")
+    root, (found,) = verification_sl902(tmp_path, header)
     assert found.fix.applicability == "safe" and "INCREMENT" in found.fix.description
     report, _ = fix_project(str(root), use_git=False)
     assert fixed_codes(report) == ["SL902"]

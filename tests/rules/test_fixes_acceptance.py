@@ -4,6 +4,8 @@ small tree of its own, with the edit asserted and a re-lint (after
 
 from __future__ import annotations
 
+import pytest
+
 from standards_lint.fixer import fix_project
 
 from .conftest import RUNTIME, write_tree
@@ -11,6 +13,7 @@ from .test_acceptance import DEV, DEV_TEXT, SCOPE, SCOPE_TEXT, SPEC, SPEC_TEXT, 
 from .test_fixes import findings as found, read
 
 STATE_PATH = ".standards/STATE.md"
+EXPEDITED = state(ws="DEVELOPING", mode="EXPEDITED", scope="NONE", arch="NONE", policy="NONE", frm="AUDITING")
 
 
 def build(tmp_path, st=None, **files):
@@ -54,23 +57,10 @@ def test_sl701_table_row_becomes_a_list_item_and_sl710_shares_the_edit(tmp_path)
 
 
 def test_sl701_heading_and_plain_line_take_their_own_text(tmp_path):
-    scope = SCOPE_TEXT.replace("- `AC-001`: Users can search by name.", "### AC-001 — Users can search by name.")
-    root = build(tmp_path, scope=scope)
-    (f,) = found(root, "SL701")
-    assert f.fix.edits[0].replacement == "- `AC-001`: Users can search by name."
-    scope = SCOPE_TEXT.replace("- `AC-001`: Users can search by name.", "**AC-001** Users can search by name.")
-    root = build(tmp_path, scope=scope)
-    (f,) = found(root, "SL701")
-    assert f.fix.edits[0].replacement == "- `AC-001`: Users can search by name."
-
-
-def test_sl701_prose_mention_has_no_fix(tmp_path):
-    # The ID is referred to mid-sentence: a typo, or a condition still to write.
-    scope = SCOPE_TEXT.replace("- `AC-001`: Users can search by name.", "Search follows AC-001 closely.")
-    root = build(tmp_path, scope=scope)
-    (f,) = found(root, "SL701")
-    assert f.fix is None
-    assert all(g.fix is None for g in found(root, "SL710"))
+    for line in ("### AC-001 — Users can search by name.", "**AC-001** Users can search by name."):
+        root = build(tmp_path, scope=SCOPE_TEXT.replace("- `AC-001`: Users can search by name.", line))
+        (f,) = found(root, "SL701")
+        assert f.fix.edits[0].replacement == "- `AC-001`: Users can search by name.", line
 
 
 def test_sl701_no_fix_when_the_definition_would_raise_a_coverage_finding(tmp_path):
@@ -79,13 +69,6 @@ def test_sl701_no_fix_when_the_definition_would_raise_a_coverage_finding(tmp_pat
     spec = SPEC_TEXT.replace("- `AC-001`: Name index.\n", "")
     root = build(tmp_path, scope=TABLE_SCOPE, spec=spec)
     assert found(root, "SL720") == []
-    (f,) = found(root, "SL701")
-    assert f.fix is None
-
-
-def test_sl701_two_leading_lines_have_no_fix(tmp_path):
-    scope = TABLE_SCOPE.replace("## Retired", "AC-001: Users can search by name, again.\n\n## Retired")
-    root = build(tmp_path, scope=scope)
     (f,) = found(root, "SL701")
     assert f.fix is None
 
@@ -105,23 +88,6 @@ def test_sl720_and_sl710_respell_the_miscopied_id(tmp_path):
     _, after = fix(root)
     assert read(root, SPEC) == SPEC_TEXT
     assert not after & {"SL710", "SL720"}
-
-
-def test_sl710_unknown_id_without_a_missing_condition_has_no_fix(tmp_path):
-    # Every current condition is covered: AC-091 is a typo or a condition the
-    # scope still lacks.
-    spec = SPEC_TEXT + "\nSee AC-091 for more.\n"
-    root = build(tmp_path, spec=spec)
-    (f,) = found(root, "SL710")
-    assert f.fix is None
-
-
-def test_sl720_two_unknown_ids_have_no_fix(tmp_path):
-    spec = SPEC_TEXT.replace("`AC-001`: Name index.", "`AC-051`: Name index.\n- `AC-052`: Sort.")
-    root = build(tmp_path, spec=spec)
-    (sl720,) = found(root, "SL720")
-    assert sl720.fix is None
-    assert all(f.fix is None for f in found(root, "SL710"))
 
 
 def test_sl721_verification_respelt_in_its_evidence(tmp_path):
@@ -150,42 +116,16 @@ def test_sl702_identical_copy_is_removed_safely(tmp_path):
     assert "SL702" not in after
 
 
-def test_sl702_differing_copies_have_no_fix(tmp_path):
-    scope = SCOPE_TEXT.replace("- `AC-002`: The guide explains search.", "- `AC-002`: The guide.\n- `AC-001`: Again.")
-    root = build(tmp_path, scope=scope)
-    (f,) = found(root, "SL702")
-    assert f.fix is None
-
-
-def test_sl702_copy_with_different_continuation_has_no_fix(tmp_path):
-    scope = SCOPE_TEXT.replace(
-        "- `AC-002`: The guide explains search.\n",
-        "- `AC-002`: The guide explains search.\n\n- `AC-001`: Users can search by name.\n  Also by email.\n",
-    )
-    root = build(tmp_path, scope=scope)
-    (f,) = found(root, "SL702")
-    assert f.fix is None
-
-
 # -- SL730: acceptance IDs in an EXPEDITED plan ----------------------------------------
 
 
 def test_sl730_plan_steps_use_expedited_request(tmp_path):
-    st = state(ws="DEVELOPING", mode="EXPEDITED", scope="NONE", arch="NONE", policy="NONE", frm="AUDITING")
-    root = build(tmp_path, st=st, scope=None, spec=None, verify=None)
+    root = build(tmp_path, st=EXPEDITED, scope=None, spec=None, verify=None)
     (f,) = found(root, "SL730")
     assert f.path == DEV and f.fix is not None and f.fix.applicability == "unsafe"
     _, after = fix(root)
     assert read(root, DEV) == DEV_TEXT.replace("`Acceptance`: `AC-001`", "`Acceptance`: `EXPEDITED_REQUEST`")
     assert "SL730" not in after
-
-
-def test_sl730_prose_mention_has_no_fix(tmp_path):
-    st = state(ws="DEVELOPING", mode="EXPEDITED", scope="NONE", arch="NONE", policy="NONE", frm="AUDITING")
-    dev = DEV_TEXT + "\nThis step delivers AC-001.\n"
-    root = build(tmp_path, st=st, scope=None, spec=None, verify=None, dev=dev)
-    (f,) = found(root, "SL730")
-    assert f.fix is None
 
 
 def test_sl701_and_sl702_keep_crlf_line_endings(tmp_path):
@@ -195,16 +135,6 @@ def test_sl701_and_sl702_keep_crlf_line_endings(tmp_path):
     fix(root)
     assert read(root, SCOPE) == SCOPE_TEXT.replace("\n", "\r\n")
 
-
-def test_sl720_no_respelling_when_other_records_name_the_same_id(tmp_path):
-    # The design and the verification report agree on AC-051: the scope may
-    # be what was renumbered, and which side to respell is Scoper's call.
-    spec = SPEC_TEXT.replace("`AC-001`: Name index.", "`AC-051`: Name index.")
-    verify = VERIFY_OK.replace("| AC-001 |", "| AC-051 |")
-    root = build(tmp_path, spec=spec, verify=verify)
-    (sl720,) = found(root, "SL720")
-    assert sl720.fix is None
-    assert all(f.fix is None for f in found(root, "SL710") + found(root, "SL721"))
 
 
 def test_no_scope_fix_while_the_scope_holds_a_merge_conflict(tmp_path):
@@ -218,3 +148,44 @@ def test_no_scope_fix_while_the_scope_holds_a_merge_conflict(tmp_path):
     (sl702,) = found(root, "SL702")
     (sl701,) = found(root, "SL701")
     assert sl702.fix is None and sl701.fix is None
+
+
+# -- no fix where the protocol leaves the choice open ------------------------------------
+
+
+@pytest.mark.parametrize(("files", "code", "sharing"), [
+    # The ID is referred to mid-sentence: a typo, or a condition still to write.
+    pytest.param({"scope": SCOPE_TEXT.replace("- `AC-001`: Users can search by name.",
+                                              "Search follows AC-001 closely.")},
+                 "SL701", ("SL710",), id="sl701-prose-mention"),
+    pytest.param({"scope": TABLE_SCOPE.replace("## Retired", "AC-001: Users can search by name, again.\n\n## Retired")},
+                 "SL701", (), id="sl701-two-leading-lines"),
+    # Every current condition is covered: AC-091 is a typo or a condition the
+    # scope still lacks.
+    pytest.param({"spec": SPEC_TEXT + "\nSee AC-091 for more.\n"},
+                 "SL710", (), id="sl710-unknown-id-without-a-missing-condition"),
+    pytest.param({"spec": SPEC_TEXT.replace("`AC-001`: Name index.", "`AC-051`: Name index.\n- `AC-052`: Sort.")},
+                 "SL720", ("SL710",), id="sl720-two-unknown-ids"),
+    # The design and the verification report agree on AC-051: the scope may
+    # be what was renumbered, and which side to respell is Scoper's call.
+    pytest.param({"spec": SPEC_TEXT.replace("`AC-001`: Name index.", "`AC-051`: Name index."),
+                  "verify": VERIFY_OK.replace("| AC-001 |", "| AC-051 |")},
+                 "SL720", ("SL710", "SL721"), id="sl720-other-records-name-the-same-id"),
+    pytest.param({"scope": SCOPE_TEXT.replace("- `AC-002`: The guide explains search.",
+                                              "- `AC-002`: The guide.\n- `AC-001`: Again.")},
+                 "SL702", (), id="sl702-differing-copies"),
+    pytest.param({"scope": SCOPE_TEXT.replace(
+        "- `AC-002`: The guide explains search.\n",
+        "- `AC-002`: The guide explains search.\n\n- `AC-001`: Users can search by name.\n  Also by email.\n")},
+                 "SL702", (), id="sl702-copy-with-different-continuation"),
+    pytest.param({"st": EXPEDITED, "scope": None, "spec": None, "verify": None,
+                  "dev": DEV_TEXT + "\nThis step delivers AC-001.\n"},
+                 "SL730", (), id="sl730-prose-mention"),
+])
+def test_no_fix(tmp_path, files, code, sharing):
+    """One *code* finding, without a fix; no finding of the *sharing* codes
+    (which share its edit when there is one) has a fix either."""
+    root = build(tmp_path, **files)
+    (f,) = found(root, code)
+    assert f.fix is None
+    assert all(g.fix is None for other in sharing for g in found(root, other))

@@ -34,6 +34,30 @@ def sync_record(header, body="Reconciled."):
             f"{header}\n\n## Notes\n\n{body}\n")
 
 
+# The synchronization record's gate passed, and Synchronizer still at work on it.
+PAST_THE_GATE = state("AWAITING_USER_SIGNOFF", frm="SYNCHRONIZING")
+AT_WORK = state("SYNCHRONIZING", frm="REVIEWING_FINAL")
+COMPLETE = f"`Cycle`: `{CID}` `Status`: `COMPLETE`"
+
+
+def sync_tree(tmp_path, header, st=PAST_THE_GATE, body="Reconciled."):
+    return tree(tmp_path, {SYNC: sync_record(header, body)}, st=st)
+
+
+def fixed_sync(root, code, applicability=None, replacement=None):
+    """The synchronization record once every fix (unsafe ones too) is
+    applied; before, the one *code* finding has a fix, of *applicability*
+    and with *replacement* as its first edit when they are given."""
+    (found,) = findings(root, code)
+    assert found.fix is not None
+    if applicability is not None:
+        assert found.fix.applicability == applicability
+    if replacement is not None:
+        assert found.fix.edits[0].replacement == replacement
+    fix_project(str(root), use_git=False, unsafe=True)
+    return read(root, SYNC)
+
+
 # -- SL931 / SL900: Status COMPLETE past the record's gate ------------------------
 
 
@@ -90,29 +114,21 @@ def test_sl931_no_fix_for_a_verification_report_not_assessed_in_full(tmp_path):
 
 
 def test_sl900_inserts_complete_where_the_template_has_status(tmp_path):
-    header = f"`Cycle`: `{CID}`\n`User Style`: `NONE`"
-    root = tree(tmp_path, {SYNC: sync_record(header)}, st=state("AWAITING_USER_SIGNOFF", frm="SYNCHRONIZING"))
-    (found,) = findings(root, "SL900")
-    assert found.fix is not None and found.fix.applicability == "unsafe"
-    fix_project(str(root), use_git=False, unsafe=True)
-    assert read(root, SYNC) == sync_record(f"`Cycle`: `{CID}` `Status`: `COMPLETE`\n`User Style`: `NONE`")
+    root = sync_tree(tmp_path, f"`Cycle`: `{CID}`\n`User Style`: `NONE`")
+    assert fixed_sync(root, "SL900", "unsafe") == sync_record(f"{COMPLETE}\n`User Style`: `NONE`")
     assert findings(root, "SL900") == [] and findings(root, "SL931") == []
     assert_second_run_is_idle(root, unsafe=True)
 
 
 def test_sl900_fills_an_empty_status(tmp_path):
-    root = tree(tmp_path, {SYNC: sync_record(f"`Cycle`: `{CID}` `Status`: ``")},
-                st=state("AWAITING_USER_SIGNOFF", frm="SYNCHRONIZING"))
-    (found,) = findings(root, "SL900")
-    assert found.fix is not None
-    fix_project(str(root), use_git=False, unsafe=True)
-    assert read(root, SYNC) == sync_record(f"`Cycle`: `{CID}` `Status`: `COMPLETE`")
+    root = sync_tree(tmp_path, f"`Cycle`: `{CID}` `Status`: ``")
+    assert fixed_sync(root, "SL900") == sync_record(COMPLETE)
     assert findings(root, "SL900") == []
 
 
 def test_sl900_no_fix_while_the_owner_is_at_work(tmp_path):
     header = f"`Cycle`: `{CID}`\n`User Style`: `NONE`"
-    root = tree(tmp_path, {SYNC: sync_record(header)}, st=state("SYNCHRONIZING", frm="REVIEWING_FINAL"))
+    root = sync_tree(tmp_path, header, st=AT_WORK)
     (found,) = findings(root, "SL900")
     assert found.fix is None
     fix_project(str(root), use_git=False, unsafe=True)
@@ -120,12 +136,8 @@ def test_sl900_no_fix_while_the_owner_is_at_work(tmp_path):
 
 
 def test_sl902_status_choices_past_the_gate_become_complete(tmp_path):
-    header = f"`Cycle`: `{CID}` `Status`: `IN_PROGRESS | BLOCKED | COMPLETE`"
-    root = tree(tmp_path, {SYNC: sync_record(header)}, st=state("AWAITING_USER_SIGNOFF", frm="SYNCHRONIZING"))
-    (found,) = findings(root, "SL902")
-    assert found.fix is not None and found.fix.applicability == "unsafe"
-    fix_project(str(root), use_git=False, unsafe=True)
-    assert read(root, SYNC) == sync_record(f"`Cycle`: `{CID}` `Status`: `COMPLETE`")
+    root = sync_tree(tmp_path, f"`Cycle`: `{CID}` `Status`: `IN_PROGRESS | BLOCKED | COMPLETE`")
+    assert fixed_sync(root, "SL902", "unsafe") == sync_record(COMPLETE)
     assert findings(root, "SL902") == []
 
 
@@ -167,7 +179,7 @@ def test_sl903_no_fix_when_the_new_id_is_taken(tmp_path):
 def test_sl903_synchronization_record_uses_d(tmp_path):
     body = "### DOC-002 — Drift\n\nDOC-002 is reconciled."
     header = f"`Cycle`: `{CID}` `Status`: `IN_PROGRESS`"
-    root = tree(tmp_path, {SYNC: sync_record(header, body)}, st=state("SYNCHRONIZING", frm="REVIEWING_FINAL"))
+    root = sync_tree(tmp_path, header, st=AT_WORK, body=body)
     (found,) = findings(root, "SL903")
     fix_project(str(root), use_git=False)
     assert read(root, SYNC) == sync_record(header, "### D-002 — Drift\n\nD-002 is reconciled.")
@@ -246,38 +258,25 @@ def test_sl930_no_respelt_id_when_the_record_is_not_there(tmp_path):
 
 
 def test_sl901_respells_a_status_one_typo_away(tmp_path):
-    header = f"`Cycle`: `{CID}` `Status`: `COMPLETES`"
-    root = tree(tmp_path, {SYNC: sync_record(header)}, st=state("AWAITING_USER_SIGNOFF", frm="SYNCHRONIZING"))
-    (found,) = findings(root, "SL901")
-    assert found.fix is not None and found.fix.applicability == "unsafe"
-    fix_project(str(root), use_git=False, unsafe=True)
-    assert read(root, SYNC) == sync_record(f"`Cycle`: `{CID}` `Status`: `COMPLETE`")
+    root = sync_tree(tmp_path, f"`Cycle`: `{CID}` `Status`: `COMPLETES`")
+    assert fixed_sync(root, "SL901", "unsafe") == sync_record(COMPLETE)
     assert findings(root, "SL901") == [] and findings(root, "SL931") == []
 
 
 def test_sl901_past_the_gate_sets_complete(tmp_path):
     for value in ("IN PROGRESS", "OPEN"):
-        header = f"`Cycle`: `{CID}` `Status`: `{value}`"
-        root = tree(tmp_path, {SYNC: sync_record(header)}, st=state("AWAITING_USER_SIGNOFF", frm="SYNCHRONIZING"))
-        (found,) = findings(root, "SL901")
-        assert found.fix is not None and found.fix.edits[0].replacement == "COMPLETE", value
-        fix_project(str(root), use_git=False, unsafe=True)
-        assert read(root, SYNC) == sync_record(f"`Cycle`: `{CID}` `Status`: `COMPLETE`")
+        root = sync_tree(tmp_path, f"`Cycle`: `{CID}` `Status`: `{value}`")
+        assert fixed_sync(root, "SL901", replacement="COMPLETE") == sync_record(COMPLETE), value
         assert findings(root, "SL901") == [] and findings(root, "SL931") == []
 
 
 def test_sl901_respells_in_progress_before_the_gate(tmp_path):
-    header = f"`Cycle`: `{CID}` `Status`: `IN PROGRESS`"
-    root = tree(tmp_path, {SYNC: sync_record(header)}, st=state("SYNCHRONIZING", frm="REVIEWING_FINAL"))
-    (found,) = findings(root, "SL901")
-    assert found.fix is not None
-    fix_project(str(root), use_git=False, unsafe=True)
-    assert read(root, SYNC) == sync_record(f"`Cycle`: `{CID}` `Status`: `IN_PROGRESS`")
+    root = sync_tree(tmp_path, f"`Cycle`: `{CID}` `Status`: `IN PROGRESS`", st=AT_WORK)
+    assert fixed_sync(root, "SL901") == sync_record(f"`Cycle`: `{CID}` `Status`: `IN_PROGRESS`")
 
 
 def test_sl901_no_fix_for_an_entry_status(tmp_path):
-    header = f"`Cycle`: `{CID}` `Status`: `OPEN`"
-    root = tree(tmp_path, {SYNC: sync_record(header)}, st=state("SYNCHRONIZING", frm="REVIEWING_FINAL"))
+    root = sync_tree(tmp_path, f"`Cycle`: `{CID}` `Status`: `OPEN`", st=AT_WORK)
     (found,) = findings(root, "SL901")
     assert found.fix is None
 

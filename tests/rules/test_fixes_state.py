@@ -92,6 +92,29 @@ def fix(root):
     return report
 
 
+def fix_described(root, *codes):
+    """The description of the one fix the findings of *codes* (one of
+    each) share."""
+    got = found(root, *codes)
+    assert sorted(f.code for f in got) == sorted(codes)
+    assert all(f.fix is not None for f in got)
+    (description,) = {f.fix.description for f in got}
+    return description
+
+
+def fixed(root, *codes):
+    """STATE.md once every fix is applied (:func:`fix`), no finding of
+    *codes* left."""
+    fix(root)
+    assert found(root, *codes) == []
+    return read(root)
+
+
+def assert_no_fix(root, *codes):
+    got = found(root, *codes)
+    assert got and all(f.fix is None for f in got)
+
+
 # -- a stale recovery frame -------------------------------------------------------
 
 SIGNOFF_RECORDS = (record("DEVELOPMENT"), record("VERIFICATION"), record("IMPLEMENTATION"))
@@ -111,40 +134,30 @@ def test_stale_frame_at_signoff_is_popped(tmp_path):
     # DOCUMENTING) and the state: the frame is the odd one out.
     st = signoff_state(frame("DEVELOPING", "DOCUMENTING", "REVIEW", "DEVELOPING", "NONE"))
     root = tree(tmp_path, st, *SIGNOFF_RECORDS)
-    got = found(root, "SL350", "SL506", "SL507")
-    assert sorted(f.code for f in got) == ["SL350", "SL506", "SL507"]
-    assert {f.fix.description for f in got} == {
-        "Remove stale recovery frame 1 (DEVELOPING -> DOCUMENTING, REVIEW) and set Recovery.Active to `false`"}
-    assert all(f.fix.applicability == "unsafe" for f in got)
-    fix(root)
-    assert read(root) == signoff_state(active="false")
-    assert found(root, "SL350", "SL506", "SL507", "SL501") == []
+    assert fix_described(root, "SL350", "SL506", "SL507") == (
+        "Remove stale recovery frame 1 (DEVELOPING -> DOCUMENTING, REVIEW) and set Recovery.Active to `false`")
+    assert all(f.fix.applicability == "unsafe" for f in found(root, "SL350", "SL506", "SL507"))
+    assert fixed(root, "SL350", "SL506", "SL507", "SL501") == signoff_state(active="false")
 
 
 def test_frame_is_kept_when_a_passed_gate_is_not_complete(tmp_path):
     st = signoff_state(frame("DEVELOPING", "DOCUMENTING", "REVIEW", "DEVELOPING", "NONE"))
     root = tree(tmp_path, st, record("DEVELOPMENT"), record("VERIFICATION"), record("IMPLEMENTATION", "BLOCKED"))
-    got = found(root, "SL350", "SL507")
-    assert got and all(f.fix is None for f in got)
+    assert_no_fix(root, "SL350", "SL507")
 
 
 def test_a_valid_frame_is_not_popped(tmp_path):
     # The frame is well formed: the state may be the stale part.
     st = signoff_state(frame("DEVELOPING", "TESTING", "VERIFICATION", "DEVELOPING", "NONE"))
-    root = tree(tmp_path, st, *SIGNOFF_RECORDS)
-    got = found(root, "SL350", "SL507")
-    assert got and all(f.fix is None for f in got)
+    assert_no_fix(tree(tmp_path, st, *SIGNOFF_RECORDS), "SL350", "SL507")
 
 
 def test_frames_at_a_cycle_start_are_stale(tmp_path):
     st = state(ws="AUDITING", kind="INITIAL", active="true",
                frames=frame("TESTING", "SCOPING", "REVIEW", "TESTING", "NONE"))
     root = tree(tmp_path, st)
-    got = found(root, "SL506", "SL507")
-    assert sorted(f.code for f in got) == ["SL506", "SL507"]
-    assert all(f.fix is not None and f.fix.description.startswith("Remove stale recovery frame 1") for f in got)
-    fix(root)
-    assert read(root) == state(ws="AUDITING", kind="INITIAL")
+    assert fix_described(root, "SL506", "SL507").startswith("Remove stale recovery frame 1")
+    assert fixed(root, "SL506", "SL507") == state(ws="AUDITING", kind="INITIAL")
 
 
 def test_documentation_frame_with_an_omitted_owner_is_left_to_the_user(tmp_path):
@@ -152,9 +165,7 @@ def test_documentation_frame_with_an_omitted_owner_is_left_to_the_user(tmp_path)
     # blocking user decision; the frame is never removed for it.
     st = state(ws="AUDITING", mode="DOCUMENTATION", policy="NONE", kind="INITIAL", active="true",
                frames=frame("SCOPING", "SYNCHRONIZING", "VERIFICATION", "SCOPING", "NONE"))
-    root = tree(tmp_path, st)
-    got = found(root, "SL506", "SL507", "SL512")
-    assert got and all(f.fix is None for f in got)
+    assert_no_fix(tree(tmp_path, st), "SL506", "SL507", "SL512")
 
 
 def test_frame_from_a_state_never_reached_is_stale(tmp_path):
@@ -163,11 +174,8 @@ def test_frame_from_a_state_never_reached_is_stale(tmp_path):
     st = state(ws="TESTING", policy="IMPLEMENTATION_REVIEWED", frm="DEVELOPING", active="true", dev=DEV,
                frames=frame("SYNCHRONIZING", "DEVELOPING", "DOCUMENTATION", "SYNCHRONIZING", "SYNCHRONIZING"))
     root = tree(tmp_path, st, record("DEVELOPMENT"))
-    (sl506,) = found(root, "SL506")
-    assert sl506.fix is not None and sl506.fix.description.startswith("Remove stale recovery frame 1")
-    fix(root)
-    assert read(root) == state(ws="TESTING", policy="IMPLEMENTATION_REVIEWED", frm="DEVELOPING", dev=DEV)
-    assert found(root, "SL506") == []
+    assert fix_described(root, "SL506").startswith("Remove stale recovery frame 1")
+    assert fixed(root, "SL506") == state(ws="TESTING", policy="IMPLEMENTATION_REVIEWED", frm="DEVELOPING", dev=DEV)
 
 
 # -- the forward step of a FORWARD handoff -----------------------------------------
@@ -178,19 +186,15 @@ DOC_RECORDS = (record("DOCUMENTATION"), record("FINAL_DELIVERABLE"))
 def test_forward_into_an_omitted_state_takes_the_route_step(tmp_path):
     st = state(ws="TESTING", mode="DOCUMENTATION", policy="NONE", frm="REVIEWING_FINAL")
     root = tree(tmp_path, st, *DOC_RECORDS)
-    got = found(root, "SL300", "SL410")
-    assert sorted(f.code for f in got) == ["SL300", "SL410"]
-    assert {f.fix.description for f in got} == {"Set WorkflowState to SYNCHRONIZING, the forward step from REVIEWING_FINAL"}
-    fix(root)
-    assert "`WorkflowState`: `SYNCHRONIZING`" in read(root)
-    assert found(root, "SL300", "SL410") == []
+    assert fix_described(root, "SL300", "SL410") == (
+        "Set WorkflowState to SYNCHRONIZING, the forward step from REVIEWING_FINAL")
+    assert "`WorkflowState`: `SYNCHRONIZING`" in fixed(root, "SL300", "SL410")
 
 
 def test_forward_step_needs_the_gate_record_complete(tmp_path):
     st = state(ws="TESTING", mode="DOCUMENTATION", policy="NONE", frm="REVIEWING_FINAL")
-    root = tree(tmp_path, st, record("DOCUMENTATION"), record("FINAL_DELIVERABLE", "IN_PROGRESS"))
-    got = found(root, "SL300", "SL410")
-    assert got and all(f.fix is None for f in got)
+    assert_no_fix(tree(tmp_path, st, record("DOCUMENTATION"), record("FINAL_DELIVERABLE", "IN_PROGRESS")),
+                  "SL300", "SL410")
 
 
 def test_forward_skip_is_ambiguous(tmp_path):
@@ -204,11 +208,9 @@ def test_forward_skip_is_ambiguous(tmp_path):
 def test_forward_from_no_state_names_the_predecessor(tmp_path):
     st = state(ws="SYNCHRONIZING", mode="DOCUMENTATION", policy="NONE", frm="TODO")
     root = tree(tmp_path, st, *DOC_RECORDS)
-    (sl410,) = found(root, "SL410")
-    assert sl410.fix.description == "Set Handoff.From to REVIEWING_FINAL, the state whose forward step is SYNCHRONIZING"
-    fix(root)
-    assert "`From`: `REVIEWING_FINAL`" in read(root)
-    assert found(root, "SL410") == []
+    assert fix_described(root, "SL410") == (
+        "Set Handoff.From to REVIEWING_FINAL, the state whose forward step is SYNCHRONIZING")
+    assert "`From`: `REVIEWING_FINAL`" in fixed(root, "SL410")
 
 
 # -- where a corrective handoff went ----------------------------------------------
@@ -221,14 +223,11 @@ def test_same_state_failure_keeps_the_state_at_its_origin(tmp_path):
     st = state(ws="SIGNED_OFF", policy="IMPLEMENTATION_REVIEWED", kind="FAILURE", frm="REVIEWING_IMPLEMENTATION",
                ft="REVIEW")
     root = tree(tmp_path, st)
-    got = found(root, "SL402", "SL403")
-    assert sorted(f.code for f in got) == ["SL402", "SL403"]
-    assert {f.fix.description for f in got} == {
-        "Set WorkflowState to REVIEWING_IMPLEMENTATION, where the FAILURE handoff went"}
-    fix(root)
-    assert read(root) == state(ws="REVIEWING_IMPLEMENTATION", policy="IMPLEMENTATION_REVIEWED", kind="FAILURE",
-                               frm="REVIEWING_IMPLEMENTATION", ft="REVIEW")
-    assert found(root, "SL402", "SL403", "SL204") == []
+    assert fix_described(root, "SL402", "SL403") == (
+        "Set WorkflowState to REVIEWING_IMPLEMENTATION, where the FAILURE handoff went")
+    assert fixed(root, "SL402", "SL403", "SL204") == state(
+        ws="REVIEWING_IMPLEMENTATION", policy="IMPLEMENTATION_REVIEWED", kind="FAILURE",
+        frm="REVIEWING_IMPLEMENTATION", ft="REVIEW")
 
 
 def test_failure_goes_to_the_owner_its_pushed_frame_names(tmp_path):
@@ -244,11 +243,8 @@ def test_pushed_frame_records_the_handoffs_failure_type(tmp_path):
     st = state(ws="ARCHITECTING", kind="FAILURE", frm="TESTING", ft="ARCHITECTURE", active="true",
                frames=frame("TESTING", "ARCHITECTING", "SCOPING", "TESTING", "NONE"))
     root = tree(tmp_path, st)
-    (sl506,) = found(root, "SL506")
-    assert sl506.fix.description == "Set frame 1's FailureType to ARCHITECTURE, the type its handoff routed"
-    fix(root)
-    assert "`FailureType`: `ARCHITECTURE`\n`Reason`: `A defect.`" in read(root)
-    assert found(root, "SL506") == []
+    assert fix_described(root, "SL506") == "Set frame 1's FailureType to ARCHITECTURE, the type its handoff routed"
+    assert "`FailureType`: `ARCHITECTURE`\n`Reason`: `A defect.`" in fixed(root, "SL506")
 
 
 # -- Active flags and the installed handoff ---------------------------------------
@@ -257,20 +253,15 @@ def test_pushed_frame_records_the_handoffs_failure_type(tmp_path):
 def test_completion_change_with_an_empty_obligations_flag(tmp_path):
     st = state(ws="DOCUMENTING", kind="COMPLETION_CHANGE", frm="AWAITING_USER_SIGNOFF", ob_active="true")
     root = tree(tmp_path, st)
-    (sl416,) = found(root, "SL416")
-    assert sl416.fix.description == "Set Outstanding Obligations.Active to `false`."
-    fix(root)
-    assert found(root, "SL416", "SL502") == []
+    assert fix_described(root, "SL416") == "Set Outstanding Obligations.Active to `false`."
+    fixed(root, "SL416", "SL502")
 
 
 def test_unstarted_project_keeps_the_installed_kind(tmp_path):
     st = CLEAN_STATE.replace("`Kind`: `INITIAL`", "`Kind`: `FAILURE`")
     root = tree(tmp_path, st)
-    got = found(root, "SL306", "SL401")
-    assert sorted(f.code for f in got) == ["SL306", "SL401"]
-    assert {f.fix.description for f in got} == {"Set Handoff.Kind to INITIAL: no cycle has started"}
-    fix(root)
-    assert read(root) == CLEAN_STATE
+    assert fix_described(root, "SL306", "SL401") == "Set Handoff.Kind to INITIAL: no cycle has started"
+    assert fixed(root, "SL306", "SL401") == CLEAN_STATE
 
 
 def test_unstarted_kind_is_not_restored_when_the_handoff_has_an_origin(tmp_path):
@@ -287,10 +278,8 @@ def test_a_valid_frame_from_a_state_never_reached_is_stale(tmp_path):
                frames=frame("REVIEWING_IMPLEMENTATION", "DOCUMENTING", "DOCUMENTATION", "REVIEWING_IMPLEMENTATION",
                             "NONE"))
     root = tree(tmp_path, st)
-    (sl507,) = found(root, "SL507")
-    assert sl507.fix is not None and sl507.fix.description.startswith("Remove stale recovery frame 1")
-    fix(root)
-    assert read(root) == state(ws="DEVELOPING", frm="ARCHITECTING")
+    assert fix_described(root, "SL507").startswith("Remove stale recovery frame 1")
+    assert fixed(root, "SL507") == state(ws="DEVELOPING", frm="ARCHITECTING")
 
 
 def test_a_valid_frame_after_a_reached_state_is_kept(tmp_path):
@@ -307,20 +296,14 @@ def test_a_broken_frame_beside_a_same_state_failure_is_stale(tmp_path):
     # its Owner does not own its type.
     st = state(ws="AUDITING", mode="DOCUMENTATION", policy="NONE", kind="FAILURE", frm="AUDITING",
                ft="PROJECT_CONTEXT", active="true", frames=frame("SCOPING", "ARCHITECTING", "SCOPING", "SCOPING", "NONE"))
-    root = tree(tmp_path, st)
-    got = found(root, "SL506", "SL507")
-    assert sorted(f.code for f in got) == ["SL506", "SL507"]
-    assert all(f.fix is not None and f.fix.description.startswith("Remove stale recovery frame 1") for f in got)
+    assert fix_described(tree(tmp_path, st), "SL506", "SL507").startswith("Remove stale recovery frame 1")
 
 
 def test_documentation_cycle_that_has_only_started_is_in_auditing(tmp_path):
     st = state(ws="DOCUMENTING", mode="DOCUMENTATION", policy="NONE", kind="INITIAL")
     root = tree(tmp_path, st)
-    (sl309,) = found(root, "SL309")
-    assert sl309.fix.description == "Set WorkflowState to AUDITING: the DOCUMENTATION cycle has only started"
-    fix(root)
-    assert read(root) == state(ws="AUDITING", mode="DOCUMENTATION", policy="NONE", kind="INITIAL")
-    assert found(root, "SL309") == []
+    assert fix_described(root, "SL309") == "Set WorkflowState to AUDITING: the DOCUMENTATION cycle has only started"
+    assert fixed(root, "SL309") == state(ws="AUDITING", mode="DOCUMENTATION", policy="NONE", kind="INITIAL")
 
 
 def test_documentation_cycle_with_records_keeps_its_state_for_a_person(tmp_path):
@@ -334,17 +317,12 @@ def test_handoff_type_follows_the_frame_it_pushed(tmp_path):
     st = state(ws="ARCHITECTING", kind="USER_REWORK", frm="TESTING", ft="DOCUMENTATION", active="true",
                frames=frame("TESTING", "ARCHITECTING", "ARCHITECTURE", "TESTING", "NONE"))
     root = tree(tmp_path, st)
-    (sl402,) = found(root, "SL402")
-    assert sl402.fix.description == "Set Handoff.FailureType to ARCHITECTURE, the type its USER_REWORK routed"
-    fix(root)
-    assert "`Kind`: `USER_REWORK` `From`: `TESTING` `FailureType`: `ARCHITECTURE`" in read(root)
-    assert found(root, "SL402", "SL403") == []
+    assert fix_described(root, "SL402") == "Set Handoff.FailureType to ARCHITECTURE, the type its USER_REWORK routed"
+    assert "`Kind`: `USER_REWORK` `From`: `TESTING` `FailureType`: `ARCHITECTURE`" in fixed(root, "SL402", "SL403")
 
 
 def test_same_state_failure_names_the_type_its_state_owns(tmp_path):
     st = state(ws="AUDITING", kind="FAILURE", frm="AUDITING", ft="SCOPING")
     root = tree(tmp_path, st)
-    (sl402,) = found(root, "SL402")
-    assert sl402.fix.description == "Set Handoff.FailureType to PROJECT_CONTEXT, the type its FAILURE routed"
-    fix(root)
-    assert found(root, "SL402") == []
+    assert fix_described(root, "SL402") == "Set Handoff.FailureType to PROJECT_CONTEXT, the type its FAILURE routed"
+    fixed(root, "SL402")

@@ -81,31 +81,75 @@ def one(findings, text, needle, code):
     return f
 
 
-# -- SL401 -------------------------------------------------------------------------
-def test_failure_without_failure_type(run):
-    text = state(frame(1, "TESTING", "ARCHITECTING", "ARCHITECTURE"), kind="FAILURE", frm="TESTING", ft="NONE")
-    f = one(run(text, "SL401"), text, "`Kind`: `FAILURE`", "SL401")
-    assert "FAILURE handoff must name the FailureType" in f.message
+# -- one finding at the field the rule names, its message saying why --------------
+@pytest.mark.parametrize(("text", "code", "needle", "says"), [
+    pytest.param(state(frame(1, "TESTING", "ARCHITECTING", "ARCHITECTURE"), kind="FAILURE", frm="TESTING", ft="NONE"),
+                 "SL401", "`Kind`: `FAILURE`", ("FAILURE handoff must name the FailureType",),
+                 id="sl401-failure-without-failure-type"),
+    pytest.param(state(ws="SCOPING", kind="USER_REWORK", frm="SCOPING", ft="NONE"),
+                 "SL401", "`Kind`: `USER_REWORK`", ("earliest work the change invalidates",),
+                 id="sl401-user-rework-without-failure-type"),
+    pytest.param(state(ws="SCOPING", kind="FAILURE", frm="SCOPING", ft="ARCHITECTURE"),
+                 "SL402", "`WorkflowState`", ("ARCHITECTURE failure belongs to ARCHITECTING", "SCOPING"),
+                 id="sl402-failure-routed-to-wrong-state"),
+    pytest.param(state(ws="ARCHITECTING", kind="FAILURE", frm="TESTING", ft="ARCHITECTURE"),
+                 "SL403", "`Active`: `false`", ("`From`: `TESTING` and `Owner`: `ARCHITECTING`",),
+                 id="sl403-state-changing-failure-without-frame"),
+    pytest.param(state(frame(1, "TESTING", "ARCHITECTING", "ARCHITECTURE"),
+                       frame(2, "ARCHITECTING", "SCOPING", "SCOPING"),
+                       ws="ARCHITECTING", kind="FAILURE", frm="TESTING", ft="ARCHITECTURE"),
+                 "SL403", "### Frame 2", ("Frame 2",), id="sl403-last-frame-in-document-order-must-match"),
+    pytest.param(state(ws="DOCUMENTING", mode="DOCUMENTATION", kind="FAILURE", frm="DOCUMENTING", ft="VERIFICATION"),
+                 "SL404", "`Kind`: `FAILURE`", ("omits the TESTER", "BlockedOn"),
+                 id="sl404-documentation-cannot-route-to-omitted-owner"),
+    pytest.param(state(ws="DOCUMENTING", mode="DOCUMENTATION", kind="USER_REWORK", frm="DOCUMENTING", ft="REVIEW"),
+                 "SL404", "`WorkflowState`", ("REVIEWING_FINAL",),
+                 id="sl404-documentation-review-goes-to-final-review"),
+    pytest.param(state(frame(1, "TESTING", "AUDITING", "PROJECT_CONTEXT"), ws="AUDITING", mode="DOCUMENTATION",
+                       kind="FAILURE", frm="TESTING", ft="PROJECT_CONTEXT"),
+                 "SL408", "`Kind`: `FAILURE`", ("`TESTING`",), id="sl408-documentation-failure-from-omitted-state"),
+    pytest.param(state(ws="REVIEWING_FINAL", mode="DOCUMENTATION", kind="FORWARD", frm="ARCHITECTING"),
+                 "SL410", "`Kind`: `FORWARD`", ("ARCHITECTING -> REVIEWING_FINAL",),
+                 id="sl410-documentation-forward-skip"),
+    pytest.param(state(ws="SCOPING", kind="CHECKPOINT", frm="DEVELOPING", reason="Increment 2 ready."),
+                 "SL411", "`Kind`: `CHECKPOINT`", ("DEVELOPING -> SCOPING",),
+                 id="sl411-checkpoint-outside-developer-tester-exchange"),
+    pytest.param(state(ws="REVIEWING_IMPLEMENTATION", kind="FORWARD", frm="DEVELOPING", reason="Implementation done."),
+                 "SL420", "`Kind`: `FORWARD`", ("DEVELOPING -> REVIEWING_IMPLEMENTATION", "TESTING"),
+                 id="sl420-standard-forward-skip"),
+])
+def test_reported(run, text, code, needle, says):
+    f = one(run(text, code), text, needle, code)
+    assert all(part in f.message for part in says), f.message
 
 
-def test_user_rework_without_failure_type(run):
-    text = state(ws="SCOPING", kind="USER_REWORK", frm="SCOPING", ft="NONE")
-    f = one(run(text, "SL401"), text, "`Kind`: `USER_REWORK`", "SL401")
-    assert "earliest work the change invalidates" in f.message
-
-
-def test_failure_with_failure_type_is_fine(run):
-    text = state(frame(1, "TESTING", "ARCHITECTING", "ARCHITECTURE"), kind="FAILURE", frm="TESTING", ft="ARCHITECTURE")
-    assert run(text, "SL401") == []
+# -- no finding --------------------------------------------------------------------
+@pytest.mark.parametrize(("text", "code"), [
+    pytest.param(state(frame(1, "TESTING", "ARCHITECTING", "ARCHITECTURE"), kind="FAILURE", frm="TESTING",
+                       ft="ARCHITECTURE"), "SL401", id="sl401-failure-with-failure-type"),
+    # An unknown failure type is left to the structure rules.
+    pytest.param(state(ws="SCOPING", kind="FAILURE", frm="SCOPING", ft="TODO"), "SL402",
+                 id="sl402-unknown-failure-type"),
+    pytest.param(state(frame(1, "TESTING", "ARCHITECTING", "ARCHITECTURE"), ws="ARCHITECTING", kind="FAILURE",
+                       frm="TESTING", ft="ARCHITECTURE"), "SL403", id="sl403-matching-frame"),
+    pytest.param(state(ws="SCOPING", kind="USER_REWORK", frm="SCOPING", ft="SCOPING"), "SL403",
+                 id="sl403-same-state-failure"),
+    pytest.param(state(ws="REVIEWING_FINAL", mode="DOCUMENTATION", kind="FAILURE", frm="REVIEWING_FINAL", ft="REVIEW"),
+                 "SL404", id="sl404-documentation-included-owner"),
+    pytest.param(state(ws="DOCUMENTING", mode="STANDARD", kind="FAILURE", frm="DOCUMENTING", ft="VERIFICATION"),
+                 "SL404", id="sl404-standard-cycle"),
+    pytest.param(state(ws="REVIEWING_FINAL", mode="DOCUMENTATION", kind="FORWARD", frm="DOCUMENTING", ft="NONE"),
+                 "SL405", id="sl405-documentation-forward-without-failure-type"),
+    pytest.param(state(ws="TESTING", mode="STANDARD", kind="FORWARD", frm="DEVELOPING", ft="REVIEW"),
+                 "SL405", id="sl405-standard-cycle"),
+    pytest.param(state(ws="DOCUMENTING", mode="DOCUMENTATION", kind="FORWARD", frm="ARCHITECTING"),
+                 "SL410", id="sl410-documentation-forward-step"),
+])
+def test_not_reported(run, text, code):
+    assert run(text, code) == []
 
 
 # -- SL402 -------------------------------------------------------------------------
-def test_failure_routed_to_wrong_state(run):
-    text = state(ws="SCOPING", kind="FAILURE", frm="SCOPING", ft="ARCHITECTURE")
-    f = one(run(text, "SL402"), text, "`WorkflowState`", "SL402")
-    assert "ARCHITECTURE failure belongs to ARCHITECTING" in f.message and "SCOPING" in f.message
-
-
 def test_review_rework_may_go_to_either_reviewer_state(run):
     for ws in ("REVIEWING_IMPLEMENTATION", "REVIEWING_FINAL"):
         text = state(ws=ws, kind="USER_REWORK", frm=ws, ft="REVIEW")
@@ -115,68 +159,11 @@ def test_review_rework_may_go_to_either_reviewer_state(run):
     assert "REVIEW rework" in f.message
 
 
-def test_unknown_failure_type_is_left_to_structure_rules(run):
-    text = state(ws="SCOPING", kind="FAILURE", frm="SCOPING", ft="TODO")
-    assert run(text, "SL402") == []
-
-
-# -- SL403 -------------------------------------------------------------------------
-def test_state_changing_failure_without_frame(run):
-    text = state(ws="ARCHITECTING", kind="FAILURE", frm="TESTING", ft="ARCHITECTURE")
-    f = one(run(text, "SL403"), text, "`Active`: `false`", "SL403")
-    assert "`From`: `TESTING` and `Owner`: `ARCHITECTING`" in f.message
-
-
-def test_last_frame_in_document_order_must_match(run):
-    text = state(
-        frame(1, "TESTING", "ARCHITECTING", "ARCHITECTURE"),
-        frame(2, "ARCHITECTING", "SCOPING", "SCOPING"),
-        ws="ARCHITECTING", kind="FAILURE", frm="TESTING", ft="ARCHITECTURE",
-    )
-    f = one(run(text, "SL403"), text, "### Frame 2", "SL403")
-    assert "Frame 2" in f.message
-
-
-def test_matching_frame_and_same_state_failure_are_fine(run):
-    text = state(frame(1, "TESTING", "ARCHITECTING", "ARCHITECTURE"), ws="ARCHITECTING", kind="FAILURE",
-                 frm="TESTING", ft="ARCHITECTURE")
-    assert run(text, "SL403") == []
-    text = state(ws="SCOPING", kind="USER_REWORK", frm="SCOPING", ft="SCOPING")
-    assert run(text, "SL403") == []
-
-
-# -- SL404 -------------------------------------------------------------------------
-def test_documentation_cannot_route_to_omitted_owner(run):
-    text = state(ws="DOCUMENTING", mode="DOCUMENTATION", kind="FAILURE", frm="DOCUMENTING", ft="VERIFICATION")
-    f = one(run(text, "SL404"), text, "`Kind`: `FAILURE`", "SL404")
-    assert "omits the TESTER" in f.message and "BlockedOn" in f.message
-
-
-def test_documentation_review_goes_to_final_review(run):
-    text = state(ws="DOCUMENTING", mode="DOCUMENTATION", kind="USER_REWORK", frm="DOCUMENTING", ft="REVIEW")
-    f = one(run(text, "SL404"), text, "`WorkflowState`", "SL404")
-    assert "REVIEWING_FINAL" in f.message
-
-
-def test_documentation_included_owner_is_fine(run):
-    text = state(ws="REVIEWING_FINAL", mode="DOCUMENTATION", kind="FAILURE", frm="REVIEWING_FINAL", ft="REVIEW")
-    assert run(text, "SL404") == []
-    text = state(ws="DOCUMENTING", mode="STANDARD", kind="FAILURE", frm="DOCUMENTING", ft="VERIFICATION")
-    assert run(text, "SL404") == []
-
-
 # -- SL405 -------------------------------------------------------------------------
 def test_documentation_forward_with_failure_type(run):
     text = state(ws="REVIEWING_FINAL", mode="DOCUMENTATION", kind="FORWARD", frm="DOCUMENTING", ft="REVIEW")
     f = one(run(text, "SL405"), text, "`Kind`: `FORWARD`", "SL405")
     assert f.fix is not None and f.fix.applicability == "unsafe"
-
-
-def test_documentation_forward_without_failure_type_and_cancel_are_fine(run):
-    text = state(ws="REVIEWING_FINAL", mode="DOCUMENTATION", kind="FORWARD", frm="DOCUMENTING", ft="NONE")
-    assert run(text, "SL405") == []
-    text = state(ws="TESTING", mode="STANDARD", kind="FORWARD", frm="DEVELOPING", ft="REVIEW")
-    assert run(text, "SL405") == []
 
 
 # -- SL407 -------------------------------------------------------------------------
@@ -196,13 +183,6 @@ def test_documentation_new_cycle_from_terminal_state(run):
 
 
 # -- SL408 / SL409 -----------------------------------------------------------------
-def test_documentation_failure_from_omitted_state(run):
-    text = state(frame(1, "TESTING", "AUDITING", "PROJECT_CONTEXT"), ws="AUDITING", mode="DOCUMENTATION",
-                 kind="FAILURE", frm="TESTING", ft="PROJECT_CONTEXT")
-    f = one(run(text, "SL408"), text, "`Kind`: `FAILURE`", "SL408")
-    assert "`TESTING`" in f.message
-
-
 def test_documentation_resume_from_signoff_is_not_a_role(run):
     text = state(ws="SCOPING", mode="DOCUMENTATION", kind="RESUME", frm="AWAITING_USER_SIGNOFF")
     assert run(text, "SL408") == []
@@ -214,25 +194,7 @@ def test_documentation_resume_from_included_role_is_fine(run):
     assert run(text, "SL408") == [] and run(text, "SL409") == []
 
 
-# -- SL410 -------------------------------------------------------------------------
-def test_documentation_forward_skip(run):
-    text = state(ws="REVIEWING_FINAL", mode="DOCUMENTATION", kind="FORWARD", frm="ARCHITECTING")
-    f = one(run(text, "SL410"), text, "`Kind`: `FORWARD`", "SL410")
-    assert "ARCHITECTING -> REVIEWING_FINAL" in f.message
-
-
-def test_documentation_forward_step_is_fine(run):
-    text = state(ws="DOCUMENTING", mode="DOCUMENTATION", kind="FORWARD", frm="ARCHITECTING")
-    assert run(text, "SL410") == []
-
-
 # -- SL411 / SL412 -----------------------------------------------------------------
-def test_checkpoint_outside_developer_tester_exchange(run):
-    text = state(ws="SCOPING", kind="CHECKPOINT", frm="DEVELOPING", reason="Increment 2 ready.")
-    f = one(run(text, "SL411"), text, "`Kind`: `CHECKPOINT`", "SL411")
-    assert "DEVELOPING -> SCOPING" in f.message
-
-
 def test_checkpoint_during_recovery(run):
     text = state(frame(1, "DEVELOPING", "TESTING", "VERIFICATION"), ws="TESTING", kind="CHECKPOINT",
                  frm="DEVELOPING", reason="Increment 1 ready.")
@@ -300,12 +262,6 @@ def test_completion_change_reason_and_failure_type(run):
 
 
 # -- SL420 (beyond the checker) ----------------------------------------------------
-def test_standard_forward_skip(run):
-    text = state(ws="REVIEWING_IMPLEMENTATION", kind="FORWARD", frm="DEVELOPING", reason="Implementation done.")
-    f = one(run(text, "SL420"), text, "`Kind`: `FORWARD`", "SL420")
-    assert "DEVELOPING -> REVIEWING_IMPLEMENTATION" in f.message and "TESTING" in f.message
-
-
 def test_standard_forward_follows_project_mode_route(run):
     gf = state(ws="AUDITING", kind="FORWARD", frm="ARCHITECTING")
     assert run(gf, "SL420", mode_file=GREENFIELD_MODE) == []

@@ -96,6 +96,13 @@ def only(findings):
     return findings[0]
 
 
+def reported_at(findings, text, needle):
+    """The one finding of *findings*, on STATE.md's line holding *needle*."""
+    f = only(findings)
+    assert (f.path, f.line) == (STATE, line_of(text, needle))
+    return f
+
+
 # -- registry -------------------------------------------------------------------
 def test_rules_are_declared_with_docs():
     reg = load_registry()
@@ -119,8 +126,7 @@ def test_clean_states_have_no_recovery_findings(lint_tree):
 # -- SL501 / SL502 ----------------------------------------------------------------
 def test_recovery_active_false_with_frame(run):
     text = state(GOOD, active="false")
-    f = only(run(text, "SL501"))
-    assert (f.path, f.line) == (STATE, line_of(text, "`Active`: `false`"))
+    f = reported_at(run(text, "SL501"), text, "`Active`: `false`")
     assert "1 frame" in f.message
     assert f.fix is not None and f.fix.applicability == "safe"
     edit = f.fix.edits[0]
@@ -129,8 +135,7 @@ def test_recovery_active_false_with_frame(run):
 
 def test_recovery_active_true_without_frames(run):
     text = state(active="true")
-    f = only(run(text, "SL501"))
-    assert f.line == line_of(text, "`Active`: `true`")
+    f = reported_at(run(text, "SL501"), text, "`Active`: `true`")
     assert f.fix.edits[0].replacement == "false"
 
 
@@ -141,8 +146,7 @@ def test_recovery_active_consistent_or_invalid_is_silent(run):
 
 def test_obligations_active_mismatch(run):
     text = state(ob_active="true")
-    f = only(run(text, "SL502"))
-    assert (f.path, f.line) == (STATE, line_of(text, "`Active`: `true`"))
+    f = reported_at(run(text, "SL502"), text, "`Active`: `true`")
     assert f.fix.edits[0].replacement == "false"
     assert run(state(obligations=[obligation(1)]), "SL502") == []
 
@@ -150,8 +154,7 @@ def test_obligations_active_mismatch(run):
 # -- SL503 / SL521 numbering ------------------------------------------------------
 def test_frame_numbering_gap(run):
     text = state(frame(2, "TESTING", "ARCHITECTING", "ARCHITECTURE", "TESTING", "NONE"))
-    f = only(run(text, "SL503"))
-    assert (f.path, f.line) == (STATE, line_of(text, "### Frame 2"))
+    f = reported_at(run(text, "SL503"), text, "### Frame 2")
     assert "`Frame 2` in position 1" in f.message
     assert f.fix.applicability == "safe"
     assert [e.replacement for e in f.fix.edits] == ["### Frame 1"]
@@ -170,8 +173,7 @@ def test_frame_numbering_in_order_is_silent(run):
 
 def test_obligation_numbering(run):
     text = state(obligations=[obligation(1), obligation(3)])
-    f = only(run(text, "SL521"))
-    assert f.line == line_of(text, "### Obligation 3")
+    reported_at(run(text, "SL521"), text, "### Obligation 3")
     assert run(state(obligations=[obligation(1), obligation(2)]), "SL521") == []
 
 
@@ -197,16 +199,14 @@ def test_frame_fields_valid_is_silent(run):
 # -- SL505 / SL506 / SL507 --------------------------------------------------------
 def test_resume_at_must_be_from(run):
     text = state(frame(1, "TESTING", "ARCHITECTING", "ARCHITECTURE", "DEVELOPING", "NONE"))
-    f = only(run(text, "SL505"))
-    assert f.line == line_of(text, "`ResumeAt`: `DEVELOPING`")
+    f = reported_at(run(text, "SL505"), text, "`ResumeAt`: `DEVELOPING`")
     assert "TESTING" in f.message
     assert run(state(GOOD), "SL505") == []
 
 
 def test_owner_must_own_failure_type(run):
     text = state(frame(1, "TESTING", "DEVELOPING", "ARCHITECTURE", "TESTING", "NONE"), ws="DEVELOPING")
-    f = only(run(text, "SL506"))
-    assert f.line == line_of(text, "`Owner`: `DEVELOPING`")
+    f = reported_at(run(text, "SL506"), text, "`Owner`: `DEVELOPING`")
     assert "belongs to ARCHITECTING, not DEVELOPING" in f.message
     review = frame(1, "TESTING", "REVIEWING_FINAL", "REVIEW", "TESTING", "NONE")
     assert run(state(review, ws="REVIEWING_FINAL"), "SL506") == []
@@ -214,8 +214,7 @@ def test_owner_must_own_failure_type(run):
 
 def test_active_frame_being_corrected_pins_workflow_state(run):
     text = state(GOOD, ws="DEVELOPING")
-    f = only(run(text, "SL507"))
-    assert f.line == line_of(text, "`WorkflowState`")
+    f = reported_at(run(text, "SL507"), text, "`WorkflowState`")
     assert "must be its Owner, ARCHITECTING" in f.message
     assert run(state(GOOD, ws="ARCHITECTING"), "SL507") == []
 
@@ -231,16 +230,14 @@ def test_only_the_last_frame_is_pinned(run):
 # -- SL508 / SL522 obligations ----------------------------------------------------
 def test_obligation_missing_reason(run):
     text = state(obligations=[obligation(1, reason=None)])
-    f = only(run(text, "SL508"))
-    assert f.line == line_of(text, "### Obligation 1")
+    f = reported_at(run(text, "SL508"), text, "### Obligation 1")
     assert "`Reason`" in f.message
     assert run(state(obligations=[obligation(1)]), "SL508") == []
 
 
 def test_obligation_owner(run):
     text = state(obligations=[obligation(1, owner="DEVELOPING", ft="VERIFICATION")])
-    f = only(run(text, "SL522"))
-    assert f.line == line_of(text, "`Owner`: `DEVELOPING`")
+    reported_at(run(text, "SL522"), text, "`Owner`: `DEVELOPING`")
     assert run(state(obligations=[obligation(1)]), "SL522") == []
 
 
@@ -262,16 +259,14 @@ def test_documentation_from_and_resume_must_be_included(run):
 
 def test_documentation_owner_must_be_included_role(run):
     text = doc_state(frame(1, "REVIEWING_FINAL", "DEVELOPING", "IMPLEMENTATION", "REVIEWING_FINAL", "NONE"), ws="DEVELOPING")
-    f = only(run(text, "SL511"))
-    assert f.line == line_of(text, "`Owner`: `DEVELOPING`")
+    reported_at(run(text, "SL511"), text, "`Owner`: `DEVELOPING`")
     ok = frame(1, "REVIEWING_FINAL", "DOCUMENTING", "DOCUMENTATION", "REVIEWING_FINAL", "NONE")
     assert run(doc_state(ok, ws="DOCUMENTING"), "SL511") == []
 
 
 def test_documentation_failure_types_without_owner(run):
     text = doc_state(frame(1, "REVIEWING_FINAL", "DEVELOPING", "IMPLEMENTATION", "REVIEWING_FINAL", "NONE"), ws="DEVELOPING")
-    f = only(run(text, "SL512"))
-    assert f.line == line_of(text, "`FailureType`: `IMPLEMENTATION`")
+    reported_at(run(text, "SL512"), text, "`FailureType`: `IMPLEMENTATION`")
     review_impl = frame(1, "REVIEWING_FINAL", "REVIEWING_IMPLEMENTATION", "REVIEW", "REVIEWING_FINAL", "NONE")
     assert len(run(doc_state(review_impl, ws="REVIEWING_IMPLEMENTATION"), "SL512")) == 1
     review_final = frame(1, "AWAITING_USER_SIGNOFF", "REVIEWING_FINAL", "REVIEW", "AWAITING_USER_SIGNOFF", "NONE")
@@ -280,8 +275,7 @@ def test_documentation_failure_types_without_owner(run):
 
 def test_documentation_rerun_through_downstream(run):
     text = doc_state(frame(1, "REVIEWING_FINAL", "AUDITING", "PROJECT_CONTEXT", "REVIEWING_FINAL", "AUDITING"))
-    f = only(run(text, "SL513"))
-    assert f.line == line_of(text, "`RerunThrough`: `AUDITING`")
+    reported_at(run(text, "SL513"), text, "`RerunThrough`: `AUDITING`")
     signoff = frame(1, "REVIEWING_FINAL", "AUDITING", "PROJECT_CONTEXT", "REVIEWING_FINAL", "AWAITING_USER_SIGNOFF")
     assert len(run(doc_state(signoff), "SL513")) == 1
     ok = frame(1, "REVIEWING_FINAL", "AUDITING", "PROJECT_CONTEXT", "REVIEWING_FINAL", "DOCUMENTING")
@@ -290,15 +284,13 @@ def test_documentation_rerun_through_downstream(run):
 
 def test_documentation_same_state_frame(run):
     text = doc_state(frame(1, "AUDITING", "AUDITING", "PROJECT_CONTEXT", "AUDITING", "NONE"))
-    f = only(run(text, "SL514"))
-    assert f.line == line_of(text, "`Owner`: `AUDITING`")
+    reported_at(run(text, "SL514"), text, "`Owner`: `AUDITING`")
     assert run(doc_state(frame(1, "SCOPING", "AUDITING", "PROJECT_CONTEXT", "SCOPING", "NONE")), "SL514") == []
 
 
 def test_same_state_frame_outside_documentation(run):
     text = state(frame(1, "TESTING", "TESTING", "VERIFICATION", "TESTING", "NONE"), ws="TESTING")
-    f = only(run(text, "SL520"))
-    assert f.line == line_of(text, "`Owner`: `TESTING`")
+    reported_at(run(text, "SL520"), text, "`Owner`: `TESTING`")
     assert run(text, "SL514") == []
     assert run(state(GOOD), "SL520") == []
 
@@ -306,8 +298,7 @@ def test_same_state_frame_outside_documentation(run):
 def test_documentation_rerun_range(run):
     fr = frame(1, "AWAITING_USER_SIGNOFF", "ARCHITECTING", "ARCHITECTURE", "AWAITING_USER_SIGNOFF", "SYNCHRONIZING")
     text = doc_state(fr, ws="SCOPING")
-    f = only(run(text, "SL515"))
-    assert f.line == line_of(text, "`WorkflowState`")
+    f = reported_at(run(text, "SL515"), text, "`WorkflowState`")
     assert "between ARCHITECTING and SYNCHRONIZING" in f.message
     assert run(doc_state(fr, ws="DOCUMENTING"), "SL515") == []
 
@@ -315,8 +306,7 @@ def test_documentation_rerun_range(run):
 # -- SL516 EXPEDITED --------------------------------------------------------------
 def test_expedited_frame_outside_topology(run):
     text = state(frame(1, "DEVELOPING", "SCOPING", "SCOPING", "DEVELOPING", "NONE"), ws="SCOPING", mode="EXPEDITED", policy="NONE")
-    f = only(run(text, "SL516"))
-    assert f.line == line_of(text, "`Owner`: `SCOPING`")
+    reported_at(run(text, "SL516"), text, "`Owner`: `SCOPING`")
     ok = frame(1, "REVIEWING_IMPLEMENTATION", "DEVELOPING", "IMPLEMENTATION", "REVIEWING_IMPLEMENTATION", "NONE")
     assert run(state(ok, ws="DEVELOPING", mode="EXPEDITED", policy="NONE"), "SL516") == []
 

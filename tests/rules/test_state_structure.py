@@ -45,6 +45,14 @@ def where(f):
     return (f.path, f.line)
 
 
+def reported_at(lint_tree, state, code, *lines):
+    """The *code* findings of the STATE.md *state*: one on each of its
+    *lines*, in order."""
+    f = only(lint_tree({}, state=state), code)
+    assert [where(x) for x in f] == [(STATE, line) for line in lines]
+    return f
+
+
 def baseline(entries: str, state: str = ACTIVE) -> str:
     return state.replace("`BaselineReconciliation`: `NONE`", "`BaselineReconciliation`:\n" + entries)
 
@@ -63,8 +71,7 @@ def test_clean_baseline_list_is_accepted(lint_tree):
 # -- SL200 ----------------------------------------------------------------------
 def test_wrong_title(lint_tree):
     state = ACTIVE.replace("# S.T.A.N.D.A.R.D.S. Workflow State", "# Workflow state")
-    f = only(lint_tree({}, state=state), "SL200")
-    assert [where(x) for x in f] == [(STATE, 1)]
+    f = reported_at(lint_tree, state, "SL200", 1)
     assert f[0].fix is not None
 
 
@@ -76,15 +83,13 @@ def test_missing_title(lint_tree):
 # -- SL201 ----------------------------------------------------------------------
 def test_miscased_section_is_missing(lint_tree):
     state = ACTIVE.replace("## Handoff", "## handoff")
-    f = only(lint_tree({}, state=state), "SL201")
-    assert [where(x) for x in f] == [(STATE, 14)]
+    f = reported_at(lint_tree, state, "SL201", 14)
     assert "`## Handoff`" in f[0].message
 
 
 def test_repeated_section_points_at_second(lint_tree):
     state = ACTIVE + "\n## Recovery\n\n`Active`: `false`\n"
-    f = only(lint_tree({}, state=state), "SL201")
-    assert [where(x) for x in f] == [(STATE, 26)]
+    reported_at(lint_tree, state, "SL201", 26)
 
 
 def test_sections_once_are_fine(lint_tree):
@@ -94,29 +99,25 @@ def test_sections_once_are_fine(lint_tree):
 # -- SL202 ----------------------------------------------------------------------
 def test_missing_header_field(lint_tree):
     state = ACTIVE.replace(" `PendingCycleMode`: `UNSET`", "")
-    f = only(lint_tree({}, state=state), "SL202")
-    assert [where(x) for x in f] == [(STATE, 1)]
+    f = reported_at(lint_tree, state, "SL202", 1)
     assert "PendingCycleMode" in f[0].message
 
 
 def test_repeated_active_work_field_points_at_repeat_with_safe_fix(lint_tree):
     state = ACTIVE.replace("`Scope`: `NONE`", "`Scope`: `NONE` `Scope`: `NONE`")
-    f = only(lint_tree({}, state=state), "SL202")
-    assert [where(x) for x in f] == [(STATE, 9)]
+    f = reported_at(lint_tree, state, "SL202", 9)
     assert f[0].fix is not None and f[0].fix.applicability == "safe"
 
 
 def test_empty_value(lint_tree):
     state = ACTIVE.replace("`Request`: `Add user search.`", "`Request`: ``")
-    f = only(lint_tree({}, state=state), "SL202")
-    assert [where(x) for x in f] == [(STATE, 8)]
+    reported_at(lint_tree, state, "SL202", 8)
 
 
 def test_missing_cadence_in_documentation_cycle_has_safe_fix(lint_tree):
     state = ACTIVE.replace("`CycleMode`: `STANDARD`", "`CycleMode`: `DOCUMENTATION`").replace(
         " `PendingVerificationCadence`: `NONE`", "")
-    f = only(lint_tree({}, state=state), "SL202")
-    assert [where(x) for x in f] == [(STATE, 6)]
+    f = reported_at(lint_tree, state, "SL202", 6)
     assert f[0].fix.edits[0].replacement == " `PendingVerificationCadence`: `NONE`"
 
 
@@ -143,14 +144,12 @@ def test_missing_completion_policy_before_any_cycle_has_fix(lint_tree):
 
 def test_missing_recovery_active(lint_tree):
     state = ACTIVE.replace("## Recovery\n\n`Active`: `false`", "## Recovery\n")
-    f = only(lint_tree({}, state=state), "SL202")
-    assert [where(x) for x in f] == [(STATE, 18)]
+    reported_at(lint_tree, state, "SL202", 18)
 
 
 def test_missing_handoff_reason(lint_tree):
     state = ACTIVE.replace(" `Reason`: `Scope done.`", "")
-    f = only(lint_tree({}, state=state), "SL202")
-    assert [where(x) for x in f] == [(STATE, 14)]
+    reported_at(lint_tree, state, "SL202", 14)
 
 
 def test_repeated_handoff_field_is_not_sl202(lint_tree):
@@ -183,8 +182,7 @@ def test_fields_of_a_mis_cased_section_are_read(lint_tree):
     ],
 )
 def test_invalid_enum_values(lint_tree, old, new, line):
-    f = only(lint_tree({}, state=ACTIVE.replace(old, new)), "SL203")
-    assert [where(x) for x in f] == [(STATE, line)]
+    reported_at(lint_tree, ACTIVE.replace(old, new), "SL203", line)
 
 
 def test_valid_enum_values(lint_tree):
@@ -194,8 +192,7 @@ def test_valid_enum_values(lint_tree):
 # -- SL204 ----------------------------------------------------------------------
 def test_terminal_state_keeps_cycle_mode(lint_tree):
     state = ACTIVE.replace("`WorkflowState`: `ARCHITECTING`", "`WorkflowState`: `SIGNED_OFF`")
-    f = only(lint_tree({}, state=state), "SL204")
-    assert [where(x) for x in f] == [(STATE, 3)]
+    f = reported_at(lint_tree, state, "SL204", 3)
     assert f[0].fix.applicability == "unsafe" and f[0].fix.edits[0].replacement == "UNSET"
 
 
@@ -208,8 +205,7 @@ def test_terminal_state_with_unset_mode(lint_tree):
 # -- SL205 ----------------------------------------------------------------------
 def test_request_without_blocker(lint_tree):
     state = ACTIVE.replace("`PendingCycleRequest`: `UNSET`", "`PendingCycleRequest`: `Add search.`")
-    f = only(lint_tree({}, state=state), "SL205")
-    assert [where(x) for x in f] == [(STATE, 4)]
+    reported_at(lint_tree, state, "SL205", 4)
 
 
 def test_blocker_without_request(lint_tree):
@@ -226,8 +222,7 @@ def test_paired_request_and_blocker(lint_tree):
 # -- SL206 ----------------------------------------------------------------------
 def test_inactive_cycle_with_pending_cadence(lint_tree):
     state = CLEAN_STATE.replace("`PendingVerificationCadence`: `NONE`", "`PendingVerificationCadence`: `INCREMENTAL`")
-    f = only(lint_tree({}, state=state), "SL206")
-    assert [where(x) for x in f] == [(STATE, 10)]
+    f = reported_at(lint_tree, state, "SL206", 10)
     assert f[0].fix.applicability == "safe"
 
 
@@ -247,8 +242,7 @@ def test_active_cycle_may_have_pending_cadence(lint_tree):
 # -- SL210 / SL211 --------------------------------------------------------------
 def test_missing_baseline(lint_tree):
     state = ACTIVE.replace("`BaselineReconciliation`: `NONE`\n", "")
-    f = only(lint_tree({}, state=state), "SL210")
-    assert [where(x) for x in f] == [(STATE, 6)]
+    reported_at(lint_tree, state, "SL210", 6)
 
 
 @pytest.mark.parametrize(
@@ -260,8 +254,7 @@ def test_missing_baseline(lint_tree):
     ],
 )
 def test_baseline_format(lint_tree, old, new):
-    f = only(lint_tree({}, state=ACTIVE.replace(old, new)), "SL211")
-    assert [where(x) for x in f] == [(STATE, 12)]
+    reported_at(lint_tree, ACTIVE.replace(old, new), "SL211", 12)
 
 
 def test_baseline_none_is_fine(lint_tree):
@@ -285,14 +278,12 @@ def test_incomplete_entry_suppresses_source_checks(lint_tree):
 
 def test_source_not_cycle_id(lint_tree):
     state = baseline("- `SourceCycle`: `old-cycle-1`\n  `Request`: `Old work.`\n")
-    f = only(lint_tree({}, state=state), "SL213")
-    assert [where(x) for x in f] == [(STATE, 13)]
+    reported_at(lint_tree, state, "SL213", 13)
 
 
 def test_duplicate_source_with_fix(lint_tree):
     state = baseline(f"- `SourceCycle`: `{OTHER}`\n  `Request`: `A.`\n- `SourceCycle`: `{OTHER}`\n  `Request`: `B.`\n")
-    f = only(lint_tree({}, state=state), "SL214")
-    assert [where(x) for x in f] == [(STATE, 15)]
+    f = reported_at(lint_tree, state, "SL214", 15)
     edit = f[0].fix.edits[0]
     fixed = state[: edit.start] + edit.replacement + state[edit.end:]
     assert fixed == baseline(f"- `SourceCycle`: `{OTHER}`\n  `Request`: `A.`\n")
@@ -310,8 +301,7 @@ def test_duplicate_source_with_the_same_request_is_removed_safely(lint_tree):
 
 def test_lists_active_cycle(lint_tree):
     state = baseline(f"- `SourceCycle`: `{ID}`\n  `Request`: `This cycle.`\n")
-    f = only(lint_tree({}, state=state), "SL215")
-    assert [where(x) for x in f] == [(STATE, 13)]
+    reported_at(lint_tree, state, "SL215", 13)
 
 
 def test_distinct_sources_are_fine(lint_tree):
@@ -341,8 +331,7 @@ def test_handoff_none_values_are_fine(lint_tree):
 
 def test_repeated_handoff_field(lint_tree):
     state = ACTIVE.replace("`Kind`: `FORWARD`", "`Kind`: `FORWARD` `Kind`: `CHECKPOINT`")
-    f = only(lint_tree({}, state=state), "SL223")
-    assert [where(x) for x in f] == [(STATE, 16)]
+    f = reported_at(lint_tree, state, "SL223", 16)
     assert f[0].fix is None
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from .test_development_plan import (
     INCREMENTS,
     REPORT_PATH,
@@ -28,115 +30,57 @@ def inc_plan(**kw):
     return plan(**args)
 
 
-def test_assessment_fields_once(lint_tree):
-    rp = report(target=None)
-    [f] = found(lint_tree, tree(pl=DONE_PLAN, rp=rp), "SL850")
-    assert (f.path, f.line) == (REPORT_PATH, line_of(rp, "# Verification Report")) and "Assessment Target" in f.message
-    assert found(lint_tree, tree(pl=DONE_PLAN, rp=report()), "SL850") == []
+INCREMENT_1 = dict(purpose="INCREMENT", target="Increment 1")
+TESTER_ROWS = "| 1 | Endpoint | tests | {} |\n"
 
 
-def test_assessment_purpose_value(lint_tree):
-    rp = report(purpose="full")
-    [f] = found(lint_tree, tree(pl=DONE_PLAN, rp=rp), "SL851")
-    assert (f.path, f.line) == (REPORT_PATH, line_of(rp, "`full`"))
-    assert found(lint_tree, tree(pl=DONE_PLAN, rp=report()), "SL851") == []
-
-
-def test_full_assessment_target(lint_tree):
-    rp = report(target="Increment 1")
-    [f] = found(lint_tree, tree(pl=DONE_PLAN, rp=rp), "SL852")
-    assert (f.path, f.line) == (REPORT_PATH, line_of(rp, "`Assessment Target`"))
-    assert found(lint_tree, tree(pl=DONE_PLAN, rp=report()), "SL852") == []
-
-
-def test_correction_target(lint_tree):
-    rp = report(purpose="CORRECTION", target="NONE")
-    [f] = found(lint_tree, tree(pl=DONE_PLAN, rp=rp), "SL853")
-    assert (f.path, f.line) == (REPORT_PATH, line_of(rp, "`Assessment Target`"))
-    assert found(lint_tree, tree(pl=DONE_PLAN, rp=report(purpose="CORRECTION", target="Fix X")), "SL853") == []
-
-
-def test_full_verification_purpose(lint_tree):
-    rp = report(purpose="INCREMENT", target="Increment 1")
-    [f] = found(lint_tree, tree(st=state(**TESTING_FULL), pl=DONE_PLAN, rp=rp), "SL854")
-    assert (f.path, f.line) == (REPORT_PATH, line_of(rp, "`Assessment Purpose`"))
-    assert found(lint_tree, tree(st=state(**TESTING_FULL), pl=DONE_PLAN, rp=report()), "SL854") == []
-
-
-def test_checkpoint_assessment_target(lint_tree):
-    rp = report(purpose="INCREMENT", target="Increment 2")
-    [f] = found(lint_tree, tree(st=state(**CHECKPOINT), pl=inc_plan(), rp=rp), "SL855")
-    assert (f.path, f.line) == (REPORT_PATH, line_of(rp, "`Assessment Target`"))
-    good = report(purpose="INCREMENT", target="Increment 1")
-    assert found(lint_tree, tree(st=state(**CHECKPOINT), pl=inc_plan(), rp=good), "SL855") == []
-
-
-def test_reviewer_entry_full_purpose(lint_tree):
-    rp = report(purpose="INCREMENT", target="Increment 1")
-    [f] = found(lint_tree, tree(st=state(**REVIEWING), pl=DONE_PLAN, rp=rp), "SL856")
-    assert (f.path, f.line) == (REPORT_PATH, line_of(rp, "`Assessment Purpose`"))
-    assert found(lint_tree, tree(st=state(**REVIEWING), pl=DONE_PLAN, rp=report()), "SL856") == []
-
-
-def test_complete_report_full_purpose(lint_tree):
-    rp = report(status="COMPLETE", purpose="CORRECTION", target="one case")
-    [f] = found(lint_tree, tree(pl=DONE_PLAN, rp=rp), "SL857")
-    assert (f.path, f.line) == (REPORT_PATH, line_of(rp, "`Assessment Purpose`"))
-    assert found(lint_tree, tree(pl=DONE_PLAN, rp=report(status="COMPLETE")), "SL857") == []
-
-
-def test_complete_report_awaiting_implementation(lint_tree):
-    body = "| AC-002 | DEV-002 | AWAITING_IMPLEMENTATION |\n"
-    rp = report(status="COMPLETE", body=body)
-    [f] = found(lint_tree, tree(pl=DONE_PLAN, rp=rp), "SL858")
-    assert (f.path, f.line) == (REPORT_PATH, line_of(rp, "AWAITING_IMPLEMENTATION"))
-    assert found(lint_tree, tree(pl=DONE_PLAN, rp=report(body=body)), "SL858") == []
-
-
-def test_assessment_target_increment_defined(lint_tree):
-    rp = report(purpose="INCREMENT", target="Increment 3")
-    [f] = found(lint_tree, tree(pl=inc_plan(), rp=rp), "SL859")
-    assert (f.path, f.line) == (REPORT_PATH, line_of(rp, "`Assessment Target`"))
-    ok = report(purpose="INCREMENT", target="Increment 2")
-    assert found(lint_tree, tree(pl=inc_plan(), rp=ok), "SL859") == []
-
-
-def test_increment_assessment_defined(lint_tree):
-    rp = report(purpose="INCREMENT", target="Increment 1", rows="| 3 | Endpoint | ok | VERIFIED |\n")
-    [f] = found(lint_tree, tree(pl=inc_plan(), rp=rp), "SL860")
-    assert (f.path, f.line) == (REPORT_PATH, line_of(rp, "## Increment Assessments"))
-    ok = report(purpose="INCREMENT", target="Increment 1", rows="| 1 | Endpoint | ok | VERIFIED |\n")
-    assert found(lint_tree, tree(pl=inc_plan(), rp=ok), "SL860") == []
-
-
-def test_tester_checkpoint_verified(lint_tree):
-    rp = report(purpose="INCREMENT", target="Increment 1", rows="| 1 | Endpoint | tests | BLOCKED |\n")
-    [f] = found(lint_tree, tree(st=state(**TESTER_CHECKPOINT), pl=inc_plan(), rp=rp), "SL861")
-    assert (f.path, f.line) == (REPORT_PATH, line_of(rp, "## Increment Assessments"))
-    ok = report(purpose="INCREMENT", target="Increment 1", rows="| 1 | Endpoint | tests | VERIFIED |\n")
-    assert found(lint_tree, tree(st=state(**TESTER_CHECKPOINT), pl=inc_plan(), rp=ok), "SL861") == []
-
-
-def test_tester_checkpoint_evidence(lint_tree):
-    rows = "| 1 | Endpoint | tests | VERIFIED |\n"
-    rp = report(purpose="INCREMENT", target="Increment 1", rows=rows, evidence="")
-    [f] = found(lint_tree, tree(st=state(**TESTER_CHECKPOINT), pl=inc_plan(), rp=rp), "SL862")
-    assert (f.path, f.line) == (REPORT_PATH, line_of(rp, "## Execution Evidence"))
-    ok = report(purpose="INCREMENT", target="Increment 1", rows=rows)
-    assert found(lint_tree, tree(st=state(**TESTER_CHECKPOINT), pl=inc_plan(), rp=ok), "SL862") == []
+@pytest.mark.parametrize(("code", "st", "pl", "rp", "needle", "says", "ok"), [
+    pytest.param("SL850", None, DONE_PLAN, report(target=None), "# Verification Report", ("Assessment Target",),
+                 report(), id="sl850-assessment-fields-once"),
+    pytest.param("SL851", None, DONE_PLAN, report(purpose="full"), "`full`", (), report(),
+                 id="sl851-assessment-purpose-value"),
+    pytest.param("SL852", None, DONE_PLAN, report(target="Increment 1"), "`Assessment Target`", (), report(),
+                 id="sl852-full-assessment-target"),
+    pytest.param("SL853", None, DONE_PLAN, report(purpose="CORRECTION", target="NONE"), "`Assessment Target`", (),
+                 report(purpose="CORRECTION", target="Fix X"), id="sl853-correction-target"),
+    pytest.param("SL854", state(**TESTING_FULL), DONE_PLAN, report(**INCREMENT_1), "`Assessment Purpose`", (),
+                 report(), id="sl854-full-verification-purpose"),
+    pytest.param("SL855", state(**CHECKPOINT), inc_plan(), report(purpose="INCREMENT", target="Increment 2"),
+                 "`Assessment Target`", (), report(**INCREMENT_1), id="sl855-checkpoint-assessment-target"),
+    pytest.param("SL856", state(**REVIEWING), DONE_PLAN, report(**INCREMENT_1), "`Assessment Purpose`", (),
+                 report(), id="sl856-reviewer-entry-full-purpose"),
+    pytest.param("SL857", None, DONE_PLAN, report(status="COMPLETE", purpose="CORRECTION", target="one case"),
+                 "`Assessment Purpose`", (), report(status="COMPLETE"), id="sl857-complete-report-full-purpose"),
+    pytest.param("SL858", None, DONE_PLAN,
+                 report(status="COMPLETE", body="| AC-002 | DEV-002 | AWAITING_IMPLEMENTATION |\n"),
+                 "AWAITING_IMPLEMENTATION", (), report(body="| AC-002 | DEV-002 | AWAITING_IMPLEMENTATION |\n"),
+                 id="sl858-complete-report-awaiting-implementation"),
+    pytest.param("SL859", None, inc_plan(), report(purpose="INCREMENT", target="Increment 3"), "`Assessment Target`",
+                 (), report(purpose="INCREMENT", target="Increment 2"), id="sl859-assessment-target-increment-defined"),
+    pytest.param("SL860", None, inc_plan(), report(**INCREMENT_1, rows="| 3 | Endpoint | ok | VERIFIED |\n"),
+                 "## Increment Assessments", (), report(**INCREMENT_1, rows="| 1 | Endpoint | ok | VERIFIED |\n"),
+                 id="sl860-increment-assessment-defined"),
+    pytest.param("SL861", state(**TESTER_CHECKPOINT), inc_plan(),
+                 report(**INCREMENT_1, rows=TESTER_ROWS.format("BLOCKED")), "## Increment Assessments", (),
+                 report(**INCREMENT_1, rows=TESTER_ROWS.format("VERIFIED")), id="sl861-tester-checkpoint-verified"),
+    pytest.param("SL862", state(**TESTER_CHECKPOINT), inc_plan(),
+                 report(**INCREMENT_1, rows=TESTER_ROWS.format("VERIFIED"), evidence=""), "## Execution Evidence", (),
+                 report(**INCREMENT_1, rows=TESTER_ROWS.format("VERIFIED")), id="sl862-tester-checkpoint-evidence"),
+    pytest.param("SL863", None, inc_plan(), report(purpose="INCREMENT", target="the endpoint"), "`Assessment Target`",
+                 (), report(**INCREMENT_1), id="sl863-increment-assessment-target-format"),
+])
+def test_reported_where_it_stands(lint_tree, code, st, pl, rp, needle, says, ok):
+    """One *code* finding in the report *rp*, on its line holding
+    *needle*, its message saying *says*; none for the *ok* report."""
+    [f] = found(lint_tree, tree(st=st, pl=pl, rp=rp), code)
+    assert (f.path, f.line) == (REPORT_PATH, line_of(rp, needle))
+    assert all(part in f.message for part in says), f.message
+    assert found(lint_tree, tree(st=st, pl=pl, rp=ok), code) == []
 
 
 def test_report_of_another_cycle_is_not_read(lint_tree):
     rp = report(purpose="full").replace("Cycle: add-user", "Cycle: other-user", 1)
     assert found(lint_tree, tree(pl=DONE_PLAN, rp=rp), "SL851") == []
-
-
-def test_increment_assessment_target_format(lint_tree):
-    rp = report(purpose="INCREMENT", target="the endpoint")
-    [f] = found(lint_tree, tree(pl=inc_plan(), rp=rp), "SL863")
-    assert (f.path, f.line) == (REPORT_PATH, line_of(rp, "`Assessment Target`"))
-    ok = report(purpose="INCREMENT", target="Increment 1")
-    assert found(lint_tree, tree(pl=inc_plan(), rp=ok), "SL863") == []
 
 
 def test_increment_assessment_with_unknown_target(lint_tree):
