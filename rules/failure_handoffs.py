@@ -55,8 +55,7 @@ def corrective_handoff_failure_type(project):
     if frames and v.ft_f is not None:
         last = frames[-1]
         ft = v.value(last, "FailureType")
-        if (v.value(last, "From") == v.frm and v.value(last, "Owner") == v.ws and ft in FAILURE_TARGETS
-                and v.ws in FAILURE_TARGETS[ft]):
+        if v.records_move(last) and ft in FAILURE_TARGETS and v.ws in FAILURE_TARGETS[ft]:
             fix = replace(v.ft_f.path, v.ft_f.value_span, ft, safe=False,
                           description=f"Name the FailureType the active frame records, {ft}")
     if fix is None:
@@ -157,7 +156,7 @@ def corrective_handoff_recovery_frame(project):
     frames = v.frames
     if frames:
         last = frames[-1]
-        if v.value(last, "From") == frm and v.value(last, "Owner") == ws:
+        if v.records_move(last):
             return
         where = last.heading if last.heading is not None else last
         found = f"the last frame ({last.title}) does not"
@@ -190,7 +189,7 @@ def _push_frame_fix(project, v):
 
     st = v.st
     frm, ws, ft = v.frm, v.ws, v.ft
-    reason = v.value(v.handoff, "Reason")
+    reason = v.reason
     if ft not in FAILURE_TARGETS or ws not in FAILURE_TARGETS[ft] or not reason or "`" in reason:
         return None
     if not in_route(project, frm) or not in_route(project, ws, role=True) or frm == ws:

@@ -6,6 +6,21 @@ from __future__ import annotations
 from typing import Optional
 
 
+def _read(container: str, name: str):
+    """The field *name* of STATE.md's *container* (the ``handoff`` or the
+    ``header`` of :class:`~standards_lint.state.StateModel`) as a pair of
+    properties: the field, and its value as written (None when the field is
+    missing or repeated)."""
+    def field(self):
+        return self.st.one(getattr(self.st, container), name)
+
+    def value(self) -> Optional[str]:
+        return self.st.value(getattr(self.st, container), name)
+
+    return (property(field, doc=f"The `{name}` field, or None."),
+            property(value, doc=f"`{name}` as written, or None."))
+
+
 class HandoffView:
     """The STATE.md values these rules read: a field or its value as written
     between its backticks (`` ` NONE` `` is not NONE), None when the field is
@@ -19,58 +34,17 @@ class HandoffView:
         return self.st.one(container, name)
 
     def value(self, container, name) -> Optional[str]:
-        f = self.st.one(container, name)
-        return f.value if f is not None else None
+        return self.st.value(container, name)
 
     # Handoff
-    @property
-    def kind_f(self):
-        return self.field(self.handoff, "Kind")
-
-    @property
-    def kind(self):
-        return self.value(self.handoff, "Kind")
-
-    @property
-    def from_f(self):
-        return self.field(self.handoff, "From")
-
-    @property
-    def frm(self):
-        return self.value(self.handoff, "From")
-
-    @property
-    def ft_f(self):
-        return self.field(self.handoff, "FailureType")
-
-    @property
-    def ft(self):
-        return self.value(self.handoff, "FailureType")
-
-    @property
-    def reason_f(self):
-        return self.field(self.handoff, "Reason")
-
-    @property
-    def reason(self):
-        return self.value(self.handoff, "Reason")
+    kind_f, kind = _read("handoff", "Kind")
+    from_f, frm = _read("handoff", "From")
+    ft_f, ft = _read("handoff", "FailureType")
+    reason_f, reason = _read("handoff", "Reason")
 
     # Header
-    @property
-    def ws_f(self):
-        return self.field(self.st.header, "WorkflowState")
-
-    @property
-    def ws(self):
-        return self.value(self.st.header, "WorkflowState")
-
-    @property
-    def cm_f(self):
-        return self.field(self.st.header, "CycleMode")
-
-    @property
-    def cm(self):
-        return self.value(self.st.header, "CycleMode")
+    ws_f, ws = _read("header", "WorkflowState")
+    cm_f, cm = _read("header", "CycleMode")
 
     # Active Work
     def aw_f(self, name):
@@ -88,16 +62,28 @@ class HandoffView:
     def frames(self):
         return self.st.frames
 
-    def recovery_in_use(self) -> Optional[bool]:
-        """True when Recovery is active or holds frames; None when unknown."""
-        if self.frames:
-            return True
-        if self.st.recovery is None:
+    def records_move(self, frame) -> bool:
+        """Whether recovery *frame* records this handoff's move: its `From`
+        the handoff's `From`, its `Owner` the `WorkflowState` (Recovery
+        Mechanics: the frame a corrective handoff to a different state
+        pushes)."""
+        return self.value(frame, "From") == self.frm and self.value(frame, "Owner") == self.ws
+
+    def _in_use(self, section, entries) -> Optional[bool]:
+        """True when *section* holds entries or says `Active`: `true`; None
+        when the section is missing or its `Active` missing or repeated."""
+        if section is None:
             return None
-        active = self.value(self.st.recovery, "Active")
+        if entries:
+            return True
+        active = self.value(section, "Active")
         if active is None:
             return None
         return active == "true"
+
+    def recovery_in_use(self) -> Optional[bool]:
+        """True when Recovery is active or holds frames; None when unknown."""
+        return self._in_use(self.st.recovery, self.frames)
 
     def recovery_declared_active(self) -> Optional[bool]:
         """What `Recovery.Active` says (None when missing, repeated or not a
@@ -109,14 +95,9 @@ class HandoffView:
         return None if active not in ("true", "false") else active == "true"
 
     def obligations_in_use(self) -> Optional[bool]:
-        if self.st.obligations is None:
-            return None
-        if self.st.obligation_entries:
-            return True
-        active = self.value(self.st.obligations, "Active")
-        if active is None:
-            return None
-        return active == "true"
+        """True when Outstanding Obligations is active or holds entries; None
+        when unknown."""
+        return self._in_use(self.st.obligations, self.st.obligation_entries)
 
 
 # Branches and merges: "While `.standards/` has unmerged files or conflict
