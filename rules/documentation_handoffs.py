@@ -4,23 +4,11 @@ which failures its omitted owners cannot take."""
 
 from __future__ import annotations
 
-from standards_lint.fixes.handoff import forward_fix
+from standards_lint.fixes.handoff import failure_type_not_none, forward_fix, none_fix
 from standards_lint.model.handoff import handoff_view, value_at
-from standards_lint.model.recovery import CORRECTIVE_KINDS
+from standards_lint.model.recovery import CORRECTIVE_KINDS, DOC_ROLES, DOC_STATES, DOC_UNROUTABLE
 from standards_lint.protocol import FAILURE_TARGETS, ROUTE_DOCUMENTATION, STATE_OWNERS
-from standards_lint.rule import module_rules, replace, report, rule
-
-
-# Documentation Cycle Contract: the included states, and those that are a
-# role's state (AWAITING_USER_SIGNOFF is included but owned by no role).
-DOC_INCLUDED = frozenset(ROUTE_DOCUMENTATION)
-
-
-DOC_ROLE_STATES = DOC_INCLUDED - {"AWAITING_USER_SIGNOFF"}
-
-
-# Failure types whose owner (Developer, Tester) the documentation cycle omits.
-DOC_OMITTED_FAILURE_TYPES = ("IMPLEMENTATION", "VERIFICATION")
+from standards_lint.rule import module_rules, report, rule
 
 
 DOC_ROUTE_TEXT = " -> ".join(ROUTE_DOCUMENTATION)
@@ -58,7 +46,7 @@ def documentation_omitted_failure_owner(project):
     if v is None or v.cm != "DOCUMENTATION" or v.kind not in CORRECTIVE_KINDS:
         return
     ft = v.ft
-    if ft in DOC_OMITTED_FAILURE_TYPES:
+    if ft in DOC_UNROUTABLE:
         owner = STATE_OWNERS[FAILURE_TARGETS[ft][0]]
         yield report(
             value_at(v.ft_f),
@@ -99,14 +87,7 @@ def documentation_handoff_failure_type(project):
     v = handoff_view(project)
     if v is None or v.cm != "DOCUMENTATION" or v.kind not in ("INITIAL", "NEW_CYCLE", "FORWARD", "RESUME"):
         return
-    f = v.ft_f
-    if f is None or v.ft == "NONE":
-        return
-    yield report(
-        value_at(f),
-        f"A DOCUMENTATION {v.kind} handoff records FailureType NONE, not `{v.ft}`.",
-        fix=replace(f.path, f.value_span, "NONE", safe=False, description="Set Handoff.FailureType to NONE"),
-    )
+    yield from failure_type_not_none(v, f"A DOCUMENTATION {v.kind} handoff records FailureType NONE, not `{v.ft}`.")
 
 
 @rule(
@@ -146,7 +127,7 @@ def documentation_entry_origin(project):
             value_at(f),
             f"A DOCUMENTATION INITIAL handoff records From NONE, not `{frm}`; a cycle started from a "
             f"terminal state records NEW_CYCLE.",
-            fix=replace(f.path, f.value_span, "NONE", safe=False, description="Set Handoff.From to NONE"),
+            fix=none_fix(f, "From"),
         )
     elif v.kind == "NEW_CYCLE" and frm not in ("SIGNED_OFF", "CANCELLED"):
         yield report(
@@ -184,16 +165,9 @@ cycle's history.
     no_fix_reason="The interrupted state has to be recovered from the cycle's history.",
 )
 def documentation_omitted_origin(project):
-    v = handoff_view(project)
-    if v is None or v.cm != "DOCUMENTATION" or v.kind not in ("FAILURE", "USER_REWORK", "RESUME"):
-        return
-    frm = v.frm
-    if frm is None or frm in DOC_INCLUDED:
-        return
-    yield report(
-        value_at(v.from_f),
-        f"A DOCUMENTATION {v.kind} handoff cannot come from `{frm}`, which is not a state of the "
-        f"documentation cycle.",
+    yield from _origin_outside(
+        project, ("FAILURE", "USER_REWORK", "RESUME"), DOC_STATES,
+        "A DOCUMENTATION {kind} handoff cannot come from `{frm}`, which is not a state of the documentation cycle.",
     )
 
 
@@ -224,17 +198,24 @@ included roles; `AWAITING_USER_SIGNOFF` and terminal states belong to no role.
     no_fix_reason="The frame that was popped is not recorded anymore.",
 )
 def documentation_resume_origin(project):
+    yield from _origin_outside(
+        project, ("RESUME",), DOC_ROLES,
+        "A DOCUMENTATION RESUME comes from the included role that completed its recovery assignment; "
+        "`{frm}` is no such role's state.",
+    )
+
+
+def _origin_outside(project, kinds, allowed, message: str):
+    """SL408/SL409's finding: in a DOCUMENTATION cycle, a handoff of one of
+    *kinds* whose `From` is not one of the *allowed* states; *message* is
+    formatted with the handoff's `kind` and `frm`."""
     v = handoff_view(project)
-    if v is None or v.cm != "DOCUMENTATION" or v.kind != "RESUME":
+    if v is None or v.cm != "DOCUMENTATION" or v.kind not in kinds:
         return
     frm = v.frm
-    if frm is None or frm in DOC_ROLE_STATES:
+    if frm is None or frm in allowed:
         return
-    yield report(
-        value_at(v.from_f),
-        f"A DOCUMENTATION RESUME comes from the included role that completed its recovery "
-        f"assignment; `{frm}` is no such role's state.",
-    )
+    yield report(value_at(v.from_f), message.format(kind=v.kind, frm=frm))
 
 
 @rule(

@@ -14,8 +14,6 @@ the state is not read at all: which side is the state is the user's decision.
 
 from __future__ import annotations
 
-from typing import Optional
-
 from standards_lint.protocol import (
     FAILURE_TARGETS,
     ROUTE_EXPEDITED,
@@ -24,19 +22,10 @@ from standards_lint.protocol import (
     TERMINAL_STATES,
     WORKFLOW_STATES,
 )
-from standards_lint.rule import module_rules, replace, report, rule
-from standards_lint.fixes.handoff import forward_fix
+from standards_lint.rule import module_rules, report, rule
+from standards_lint.fixes.handoff import failure_type_not_none, forward_fix, none_fix
+from standards_lint.model.accessors import project_mode
 from standards_lint.model.handoff import handoff_view, value_at, with_article
-
-
-def _project_mode(project) -> Optional[str]:
-    doc = project.mode_doc
-    if doc is None or doc.conflicts:
-        return None
-    found = [f for f in doc.fields if f.name == "ProjectMode"]
-    if len(found) != 1:
-        return None
-    return found[0].value
 
 
 # -- Forward Transitions (beyond the checker) -------------------------------------------
@@ -113,7 +102,7 @@ def forward_route(project):
         policy = v.aw("CompletionPolicy")
         if policy == "IMPLEMENTATION_REVIEWED" and ws in _FULL_TAIL and not recovering:
             return
-        mode = _project_mode(project)
+        mode = project_mode(project)  # MODE.md; its conflict markers silence handoff_view
         if recovering or mode not in ("GREENFIELD", "BROWNFIELD"):
             steps, route = _GREENFIELD_STEPS | _BROWNFIELD_STEPS, "Standard Greenfield or Brownfield"
         elif mode == "GREENFIELD":
@@ -174,14 +163,12 @@ def non_failure_handoff_failure_type(project):
         return
     if v.cm in (None, "DOCUMENTATION") and v.kind in ("INITIAL", "NEW_CYCLE", "FORWARD", "RESUME"):
         return  # SL405 (or an unknown mode)
-    f = v.ft_f
-    if f is None or v.ft not in FAILURE_TARGETS:
-        return
-    yield report(
-        value_at(f),
+    if v.ft not in FAILURE_TARGETS:
+        return  # NONE, or not a failure type (SL222)
+    yield from failure_type_not_none(
+        v,
         f"{with_article(v.kind)} handoff routes no defect, so its FailureType is NONE, not {v.ft}; only FAILURE and "
         f"USER_REWORK name a failure type.",
-        fix=replace(f.path, f.value_span, "NONE", safe=False, description="Set Handoff.FailureType to NONE"),
     )
 
 
@@ -224,7 +211,7 @@ def cycle_entry_origin(project):
             value_at(f),
             f"An INITIAL handoff records From NONE, not {frm}; a cycle started from a terminal state "
             f"records NEW_CYCLE.",
-            fix=replace(f.path, f.value_span, "NONE", safe=False, description="Set Handoff.From to NONE"),
+            fix=none_fix(f, "From"),
         )
     elif v.kind == "NEW_CYCLE" and (frm == "NONE" or (frm in WORKFLOW_STATES and frm not in TERMINAL_STATES)):
         yield report(

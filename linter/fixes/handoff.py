@@ -1,15 +1,16 @@
 """Handoff fixes several rules share: the forward step (a FORWARD handoff's
-WorkflowState set to the step after Handoff.From) and the Handoff.Kind of a
-cycle that has not started."""
+WorkflowState set to the step after Handoff.From), the Handoff.Kind of a
+cycle that has not started, and a Handoff field set to NONE (with the
+finding of a FailureType that a kind routing no failure records)."""
 
 from __future__ import annotations
 
 from standards_lint.model.accessors import cycle_mode, ho_field, state_of
 from standards_lint.model.cycle import STATE_RECORDS
-from standards_lint.model.handoff import handoff_view
+from standards_lint.model.handoff import handoff_view, value_at
 from standards_lint.model.recovery import cycle_route, forward_step, passed_records_complete
 from standards_lint.protocol import TERMINAL_STATES, WORKFLOW_STATES
-from standards_lint.rule import replace
+from standards_lint.rule import replace, report
 
 
 def forward_fix(project):
@@ -98,3 +99,21 @@ def forward_state_fix(project):
     state is the forward step from `Handoff.From` (:func:`forward_fix`;
     with `WorkflowState` off the route that fix can only set it)."""
     return forward_fix(project)
+
+
+def none_fix(f, name: str):
+    """`Handoff.<name>` (the field *f*) set to NONE, the value of an
+    inapplicable field (Workflow State Reference > Handoff: "Use `NONE` for
+    inapplicable fields"); unsafe: the kind may be the field that is wrong."""
+    return replace(f.path, f.value_span, "NONE", safe=False, description=f"Set Handoff.{name} to NONE")
+
+
+def failure_type_not_none(v, message: str):
+    """The finding at `Handoff.FailureType` when it is not NONE, for a
+    handoff whose kind routes no failure ("A failure handoff also identifies
+    `FailureType`"; the others use NONE), with :func:`none_fix`.  *v* is the
+    :class:`~standards_lint.model.handoff.HandoffView`."""
+    f = v.ft_f
+    if f is None or v.ft == "NONE":
+        return
+    yield report(value_at(f), message, fix=none_fix(f, "FailureType"))
