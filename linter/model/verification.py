@@ -18,11 +18,11 @@ def load_report(project) -> Optional[Document]:
 
 
 def report_assignment(project) -> Optional[tuple[Document, Optional[Assignment]]]:
-    """(the report, Tester's assignment that it records) where the report is
-    held to that assignment now: a readable report of the live cycle, except
-    at turn end in TESTING, where the report is Tester's own record
+    """(the report, Tester's current assignment) where the report is held to
+    that assignment now: a readable report of the live cycle, except at turn
+    end in TESTING, where the report is Tester's own record
     (:func:`~standards_lint.holding.tester_record_relaxed`).  The assignment
-    is None where TESTING assigns nothing (:func:`~standards_lint.model.plan.tester_assignment`)."""
+    is None where there is none (:func:`~standards_lint.model.plan.tester_assignment`)."""
     if tester_record_relaxed(project):
         return None
     doc = load_report(project)
