@@ -57,8 +57,20 @@ from standards_lint.fixes.acceptance import (
 # -- the active cycle -------------------------------------------------------------
 
 
-def _example(ac_id: str) -> str:
-    return f'"- `{ac_id}`: <condition>"'
+def _how_to_define(ac_id: str) -> str:
+    """What defines a condition, with *ac_id* as the example."""
+    return (f'Each condition must be a list item that starts with its ID, for example "- `{ac_id}`: <condition>"; '
+            "a table row, heading, or prose mention does not define it.")
+
+
+def _undefined(mentions, defined: set[str]):
+    """The first of *mentions* of each ID that *defined* lacks."""
+    done = set()
+    for m in mentions:
+        if m.id in defined or m.id in done:
+            continue
+        done.add(m.id)
+        yield m
 
 
 # -- rules: the scope ---------------------------------------------------------------
@@ -103,17 +115,10 @@ def acceptance_condition_not_defined(project):
     if not traced(ctx):
         return
     sc = ctx.scope
-    defined = sc.defined
-    done = set()
-    for m in sc.present:
-        if m.id in defined or m.id in done:
-            continue
-        done.add(m.id)
+    for m in _undefined(sc.present, sc.defined):
         yield report(
             (sc.path, m.span),
-            f"{m.id} appears in the scope but is not defined as a condition. Each condition must be a "
-            f"list item that starts with its ID, for example {_example(m.id)}; a table row, heading, "
-            "or prose mention does not define it.",
+            f"{m.id} appears in the scope but is not defined as a condition. {_how_to_define(m.id)}",
             definition_fix(ctx, m.id),
         )
 
@@ -307,18 +312,11 @@ def undefined_acceptance_reference(project):
     defined = sc.defined
     appears = sc.appears
     for scan, is_design in other_files(ctx):
-        done = set()
-        for m in scan.mentions:
-            if is_design and m.previous:
-                continue
-            if m.id in defined or m.id in done:
-                continue
-            done.add(m.id)
+        for m in _undefined((x for x in scan.mentions if not (is_design and x.previous)), defined):
             if m.id in appears:
                 msg = (
                     f"mentions {m.id}, which appears in the scope {sc.path} but is not defined there as a "
-                    f"condition. Each condition must be a list item that starts with its ID, for example "
-                    f"{_example(m.id)}; a table row, heading, or prose mention does not define it."
+                    f"condition. {_how_to_define(m.id)}"
                 )
                 fix = definition_fix(ctx, m.id)
             else:

@@ -133,31 +133,37 @@ missing any of these cannot be resumed or popped correctly.
 )
 def recovery_frame_field(project):
     for fr in frames(project):
-        n = fr.label
-        for name in ("From", "Owner"):
-            v = fr.get(name)
-            if v.field is not None and v.text is not None and v.text not in WORKFLOW_STATES:
-                yield report(fr.where(name), f"Recovery frame {n}: `{name}` is `{v.text}`, which is not a workflow state.")
-            elif v.field is None:
-                yield report(fr.heading(), f"Recovery frame {n}: `{name}` is missing; it must be a workflow state.")
-        v = fr.get("FailureType")
-        if v.field is None:
-            yield report(fr.heading(), f"Recovery frame {n}: `FailureType` is missing; it must be a failure type.")
-        elif v.text is not None and v.text not in FAILURE_TYPES:
-            yield report(fr.where("FailureType"), f"Recovery frame {n}: `FailureType` is `{v.text}`, which is not a failure type.")
+        yield from _field_problems(fr, _ROUTING_FIELDS)
         v = fr.get("Reason")
         if v.field is None or (v.text is not None and not v.text.strip()):
-            yield report(fr.where("Reason"), f"Recovery frame {n}: `Reason` is missing; record what the correction must fix.")
-        v = fr.get("ResumeAt")
+            yield report(fr.where("Reason"), f"Recovery frame {fr.label}: `Reason` is missing; record what the correction must fix.")
+        yield from _field_problems(fr, _RETURN_FIELDS)
+
+
+# (field, its allowed values, what a missing one must be, what an invalid one is not)
+_ROUTING_FIELDS = (
+    ("From", WORKFLOW_STATES, "it must be a workflow state", ", which is not a workflow state"),
+    ("Owner", WORKFLOW_STATES, "it must be a workflow state", ", which is not a workflow state"),
+    ("FailureType", FAILURE_TYPES, "it must be a failure type", ", which is not a failure type"),
+)
+_RETURN_FIELDS = (
+    ("ResumeAt", WORKFLOW_STATES, "it must be a workflow state (the interrupted state)",
+     ", which is not a workflow state"),
+    ("RerunThrough", ("NONE",) + WORKFLOW_STATES, "it must be NONE or a workflow state",
+     "; it must be NONE or a workflow state"),
+)
+
+
+def _field_problems(fr: Frame, table):
+    """SL504's findings for the fields of *table*: a missing field (at the
+    frame's heading) or a value outside the allowed ones (at the value; a
+    repeated field with different values is unknown, so silent)."""
+    for name, allowed, must, invalid in table:
+        v = fr.get(name)
         if v.field is None:
-            yield report(fr.heading(), f"Recovery frame {n}: `ResumeAt` is missing; it must be a workflow state (the interrupted state).")
-        elif v.text is not None and v.text not in WORKFLOW_STATES:
-            yield report(fr.where("ResumeAt"), f"Recovery frame {n}: `ResumeAt` is `{v.text}`, which is not a workflow state.")
-        v = fr.get("RerunThrough")
-        if v.field is None:
-            yield report(fr.heading(), f"Recovery frame {n}: `RerunThrough` is missing; it must be NONE or a workflow state.")
-        elif v.text is not None and v.text != "NONE" and v.text not in WORKFLOW_STATES:
-            yield report(fr.where("RerunThrough"), f"Recovery frame {n}: `RerunThrough` is `{v.text}`; it must be NONE or a workflow state.")
+            yield report(fr.heading(), f"Recovery frame {fr.label}: `{name}` is missing; {must}.")
+        elif v.text is not None and v.text not in allowed:
+            yield report(fr.where(name), f"Recovery frame {fr.label}: `{name}` is `{v.text}`{invalid}.")
 
 
 @rule(

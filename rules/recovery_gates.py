@@ -25,10 +25,9 @@ from standards_lint.model.plan import (
     report_suspended,
     scoped_developer,
     suspended_for,
-    tester_assignment,
     value_of,
 )
-from standards_lint.model.verification import load_report
+from standards_lint.model.verification import load_report, report_assignment
 
 SUSPENDED_FIELDS = ("Recovery Frame", "Recovery Reason", "Purpose", "Target", "Assessed Inputs", "Next Action")
 _INCREMENT_TARGET_RE = re.compile(r"^Increment [1-9]\d*$")
@@ -40,15 +39,21 @@ _WHY = """> In Developer's `Plan Notes` or Tester's `Resume or Handoff`, use a
 > Verification Recovery Gates)"""
 
 
-def _entries(project) -> list[tuple[Document, Container]]:
+def _suspended_docs(project) -> list[tuple[Document, list[Container]]]:
+    """The live cycle's development plan and verification report (those
+    that are readable), each with its suspended-assignment entries."""
     out = []
     plan = load_plan(project)
     if plan is not None:
-        out.extend((plan.doc, c) for c in plan.suspended)
+        out.append((plan.doc, plan.suspended))
     rep = load_report(project)
     if rep is not None:
-        out.extend((rep, c) for c in report_suspended(rep))
+        out.append((rep, report_suspended(rep)))
     return out
+
+
+def _entries(project) -> list[tuple[Document, Container]]:
+    return [(doc, c) for doc, entries in _suspended_docs(project) for c in entries]
 
 
 @rule(
@@ -219,12 +224,7 @@ reports a report whose `Assessment Purpose`/`Assessment Target` do not restore i
     no_fix_reason="Restoring it is the Tester's work.",
 )
 def restore_suspended_assessment(project):
-    if tester_record_relaxed(project):
-        return
-    rep = load_report(project)
-    if rep is None:
-        return
-    a = tester_assignment(project, load_plan(project), rep)
+    rep, a = report_assignment(project) or (None, None)
     if a is None or not a.restored or a.kind == "FULL":
         return
     p, t = _report_pt(rep)
@@ -255,12 +255,7 @@ completion" (Full Verification Boundary).
     no_fix_reason="The target is the correction the Tester performs.",
 )
 def scoped_correction_purpose(project):
-    if tester_record_relaxed(project):
-        return
-    rep = load_report(project)
-    if rep is None:
-        return
-    a = tester_assignment(project, load_plan(project), rep)
+    rep, a = report_assignment(project) or (None, None)
     if a is None or a.kind != "CORRECTION" or not a.scoped:
         return
     p, t = _report_pt(rep)
@@ -365,14 +360,7 @@ is (and which is the latest) is the role's record.""",
     no_fix_reason="A missing or non-positive number: which entry it is is the role's record.",
 )
 def suspended_assignment_heading(project):
-    docs = []
-    plan = load_plan(project)
-    if plan is not None:
-        docs.append(plan.doc)
-    rep = load_report(project)
-    if rep is not None:
-        docs.append(rep)
-    for doc in docs:
+    for doc, _ in _suspended_docs(project):
         for h in doc.headings:
             if h.level != 3 or not _SUSPENDED_TITLE_RE.match(h.text):
                 continue

@@ -83,18 +83,37 @@ def _one(section, name: str):
     return found[0] if len(found) == 1 and _field_ok(name, found) else None
 
 
-def _closure_section(project):
-    """The one `## Implementation-Reviewed Closure` section of the active
-    cycle's implementation review report, or None."""
+def _active_report(project):
+    """The active cycle's implementation review report, or None."""
+    a = _active(project)
+    return _implementation_report(project, a[1]) if a is not None else None
+
+
+def _signoff_report(project):
+    """The implementation review report of an active STANDARD cycle under
+    `CompletionPolicy`: `IMPLEMENTATION_REVIEWED` in `AWAITING_USER_SIGNOFF`
+    (where the closure decides sign-off readiness), or None."""
     a = _active(project)
     if a is None:
         return None
-    _st, cid = a
-    doc = _implementation_report(project, cid)
-    if doc is None:
+    st, cid = a
+    if st.cycle_mode != "STANDARD" or st.aw("CompletionPolicy") != "IMPLEMENTATION_REVIEWED":
         return None
-    secs = doc.sections_named(SECTION)
+    if st.workflow_state != "AWAITING_USER_SIGNOFF":
+        return None
+    return _implementation_report(project, cid)
+
+
+def _only_section(doc):
+    """The one `## Implementation-Reviewed Closure` section of *doc*, or None."""
+    secs = doc.sections_named(SECTION) if doc is not None else []
     return secs[0] if len(secs) == 1 else None
+
+
+def _closure_section(project):
+    """The one `## Implementation-Reviewed Closure` section of the active
+    cycle's implementation review report, or None."""
+    return _only_section(_active_report(project))
 
 
 @rule(
@@ -127,15 +146,7 @@ assessment and its recorded prerequisites"* (Implementation-Reviewed Closure).
     no_fix_reason="Reviewer must assess closure eligibility.",
 )
 def closure_assessment_missing(project):
-    a = _active(project)
-    if a is None:
-        return
-    st, cid = a
-    if st.cycle_mode != "STANDARD" or st.aw("CompletionPolicy") != "IMPLEMENTATION_REVIEWED":
-        return
-    if st.workflow_state != "AWAITING_USER_SIGNOFF":
-        return
-    doc = _implementation_report(project, cid)
+    doc = _signoff_report(project)
     if doc is None or doc.sections_named(SECTION):
         return
     where = doc.title if doc.title is not None else doc.path
@@ -172,21 +183,10 @@ full-deliverable completion.""",
     no_fix_reason="Reviewer must reassess, or the user may choose full-deliverable completion.",
 )
 def closure_not_eligible(project):
-    a = _active(project)
-    if a is None:
+    sec = _only_section(_signoff_report(project))
+    if sec is None:
         return
-    st, cid = a
-    if st.cycle_mode != "STANDARD" or st.aw("CompletionPolicy") != "IMPLEMENTATION_REVIEWED":
-        return
-    if st.workflow_state != "AWAITING_USER_SIGNOFF":
-        return
-    doc = _implementation_report(project, cid)
-    if doc is None:
-        return
-    secs = doc.sections_named(SECTION)
-    if len(secs) != 1:
-        return
-    f = _one(secs[0], "Eligibility")
+    f = _one(sec, "Eligibility")
     if f is None or f.value == "ELIGIBLE":
         return
     yield report(
@@ -354,11 +354,7 @@ One current section and a `## Closure Assessment History` section.""",
     no_fix_reason="Which assessment is current is Reviewer's call.",
 )
 def closure_section_repeated(project):
-    a = _active(project)
-    if a is None:
-        return
-    st, cid = a
-    doc = _implementation_report(project, cid)
+    doc = _active_report(project)
     if doc is None:
         return
     secs = doc.sections_named(SECTION)
@@ -396,18 +392,11 @@ conclusions distinct and record the unmet requirement and its owner."*
     no_fix_reason="Only Reviewer knows what is unmet.",
 )
 def closure_ineligible_without_unmet(project):
-    a = _active(project)
-    if a is None:
+    sec = _closure_section(project)
+    if sec is None:
         return
-    st, cid = a
-    doc = _implementation_report(project, cid)
-    if doc is None:
-        return
-    secs = doc.sections_named(SECTION)
-    if len(secs) != 1:
-        return
-    elig = _one(secs[0], "Eligibility")
-    unmet = _one(secs[0], "Unmet Requirements")
+    elig = _one(sec, "Eligibility")
+    unmet = _one(sec, "Unmet Requirements")
     if elig is None or unmet is None or elig.value != "INELIGIBLE":
         return
     if unmet.value == "NONE":

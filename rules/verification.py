@@ -32,7 +32,7 @@ from standards_lint.model.plan import (
     valid_checkpoint,
     value_of,
 )
-from standards_lint.model.verification import load_report
+from standards_lint.model.verification import load_report, report_assignment
 from standards_lint.model.acceptance import partial_gaps_for
 
 PURPOSES = ("FULL", "INCREMENT", "CORRECTION")
@@ -308,12 +308,7 @@ the report may belong to another assignment; the Tester confirms.
     no_fix_reason="Outside TESTING, without a readable Handoff, for a correction or restored assignment, or an invalid checkpoint: the report may belong to another assignment; the Tester confirms.",
 )
 def full_verification_purpose(project):
-    if tester_record_relaxed(project):
-        return
-    doc = load_report(project)
-    if doc is None:
-        return
-    a = tester_assignment(project, load_plan(project), doc)
+    doc, a = report_assignment(project) or (None, None)
     if a is None or a.kind != "FULL" or a.restored:
         return
     p, t = _purpose(doc), _target(doc)
@@ -602,6 +597,21 @@ def tester_checkpoint(project) -> Optional[int]:
     return valid_checkpoint(st, "TESTING")
 
 
+def _checkpoint_gate(project, check, no_report: str):
+    """After a Tester checkpoint for Increment N: the findings of
+    *check*(N, report), or *no_report* (its ``{n}`` the increment) at the
+    report's fixed path when the live cycle has no report there (nothing is
+    saved)."""
+    n = tester_checkpoint(project)
+    if n is None:
+        return
+    doc = load_report(project)
+    if doc is not None:
+        yield from check(n, doc)
+    elif live_cycle(project) and report_path(project):
+        yield report(report_path(project), no_report.format(n=n))
+
+
 @rule(
     code="SL861",
     name="tester-checkpoint-verified",
@@ -625,16 +635,12 @@ report of this cycle is there at all.
     no_fix_reason="The verification is the Tester's work.",
 )
 def tester_checkpoint_verified(project):
-    n = tester_checkpoint(project)
-    if n is None:
-        return
-    doc = load_report(project)
-    if doc is None:
-        # No report of this cycle where it must be: nothing is saved.
-        if live_cycle(project) and report_path(project):
-            yield report(report_path(project), f"A Tester checkpoint for Increment {n} needs an IN_PROGRESS report "
-                                               f"recording Increment {n} as VERIFIED; there is no report of this cycle here.")
-        return
+    yield from _checkpoint_gate(project, _increment_verified, "A Tester checkpoint for Increment {n} needs an IN_PROGRESS "
+                                "report recording Increment {n} as VERIFIED; there is no report of this cycle here.")
+
+
+def _increment_verified(n: int, doc: Document):
+    """SL861: the report is IN_PROGRESS and records Increment *n* VERIFIED."""
     rows = [d for k, d, _ in increment_rows(doc) if k == n]
     if _report_status(doc) == "IN_PROGRESS" and rows and rows[-1].upper().startswith("VERIFIED"):
         return
@@ -662,15 +668,12 @@ report whose `## Execution Evidence` section is missing or empty.
     no_fix_reason="The evidence is the Tester's to produce.",
 )
 def tester_checkpoint_evidence(project):
-    n = tester_checkpoint(project)
-    if n is None:
-        return
-    doc = load_report(project)
-    if doc is None:
-        if live_cycle(project) and report_path(project):
-            yield report(report_path(project), "A Tester checkpoint needs persisted Execution Evidence in the report; "
-                                               "there is no report of this cycle here.")
-        return
+    yield from _checkpoint_gate(project, _evidence_persisted, "A Tester checkpoint needs persisted Execution Evidence "
+                                "in the report; there is no report of this cycle here.")
+
+
+def _evidence_persisted(_n: int, doc: Document):
+    """SL862: the report's Execution Evidence section holds something."""
     body = [l for l in section_lines(doc, "Execution Evidence") if l.strip() and l.strip() != "---"]
     if body:
         return

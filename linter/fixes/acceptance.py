@@ -176,7 +176,6 @@ def _harmless_under(ctx: Context, new_scope_text: str) -> bool:
 
 def find_acceptance_id_defined_twice(ctx: Optional[Context]):
     """SL702's findings: an AC-NNN defined by more than one list item."""
-    project = ctx.project if ctx is not None else None
     if not traced(ctx):
         return
     sc = ctx.scope
@@ -256,7 +255,6 @@ def _duplicate_fix(ctx: Context, ac_id: str, defs: list) -> Optional[Fix]:
 
 def find_acceptance_id_current_and_retired(ctx: Optional[Context]):
     """SL703's findings: an AC-NNN both current and retired."""
-    project = ctx.project if ctx is not None else None
     if not traced(ctx):
         return
     sc = ctx.scope
@@ -271,7 +269,6 @@ def find_acceptance_id_current_and_retired(ctx: Optional[Context]):
 
 def find_previous_cycles_not_last(ctx: Optional[Context]):
     """SL704's findings: Previous Cycles is not the scope's last section."""
-    project = ctx.project if ctx is not None else None
     if not traced(ctx):
         return
     sc = ctx.scope
@@ -313,7 +310,6 @@ def find_documentation_cycle_without_conditions(ctx: Optional[Context]):
 def find_acceptance_numbering_not_continued(ctx: Optional[Context]):
     """SL750's findings: a condition numbered at or below the history's highest
     ID."""
-    project = ctx.project if ctx is not None else None
     if not traced(ctx):
         return
     sc = ctx.scope
@@ -337,13 +333,10 @@ def find_acceptance_numbering_not_continued(ctx: Optional[Context]):
 
 def find_design_acceptance_coverage(ctx: Optional[Context]):
     """SL720's findings: a current condition the design does not account for."""
-    project = ctx.project if ctx is not None else None
     missing = design_gaps(ctx)
     if not missing:
         return
-    where = heading_anchor(ctx.design, COVERAGE_TITLE)
-    if isinstance(where, str):
-        where = doc_anchor(project, ctx.design.path)
+    where = _section_anchor(ctx, ctx.design, COVERAGE_TITLE)
     for ac_id in missing:
         yield report(
             where,
@@ -356,7 +349,6 @@ def find_design_acceptance_coverage(ctx: Optional[Context]):
 def find_complete_record_acceptance_coverage(ctx: Optional[Context]):
     """SL721's findings: a COMPLETE record that does not account for a current
     condition."""
-    project = ctx.project if ctx is not None else None
     if not traced(ctx):
         return
     for r, owner, status in complete_records(ctx):
@@ -372,7 +364,6 @@ def find_complete_record_acceptance_coverage(ctx: Optional[Context]):
 def find_partial_assessment_acceptance_coverage(ctx: Optional[Context]):
     """SL722's findings: a partial assessment that does not list every current
     condition."""
-    project = ctx.project if ctx is not None else None
     if not traced(ctx):
         return
     for r in ctx.records:
@@ -427,19 +418,26 @@ def _build_respell_fix(ctx: Context, path: str) -> Optional[Fix]:
     return Fix(edits, "unsafe", f"Respell {old} as {new}, the one current condition the {what} does not account for")
 
 
+def _section_anchor(ctx: Context, scan, title: str):
+    """Where a finding about the file of *scan* points: its ``## title``
+    heading, else the document's title, else its path."""
+    where = heading_anchor(scan, title)
+    return doc_anchor(ctx.project, scan.path) if isinstance(where, str) else where
+
+
+def _head_scope(ctx: Optional[Context]):
+    """The scope at the last commit, where traceability applies, else None."""
+    return head_scope(ctx) if traced(ctx) else None
+
+
 def find_acceptance_id_deleted(ctx: Optional[Context]):
     """SL740's findings: a condition defined at the last commit that is gone (not
     retired)."""
-    project = ctx.project if ctx is not None else None
-    if not traced(ctx):
-        return
-    head = head_scope(ctx)
+    head = _head_scope(ctx)
     if head is None:
         return
     now = ctx.scope.defined
-    where = heading_anchor(ctx.scope.scan, RETIRED_TITLE)
-    if isinstance(where, str):
-        where = doc_anchor(project, ctx.scope.path)
+    where = _section_anchor(ctx, ctx.scope.scan, RETIRED_TITLE)
     for ac_id in sorted(head.defined, key=lambda i: (int(i[3:]), i)):
         if ac_id not in now:
             yield report(
@@ -452,10 +450,7 @@ def find_acceptance_id_deleted(ctx: Optional[Context]):
 def find_retired_acceptance_id_reused(ctx: Optional[Context]):
     """SL741's findings: a condition retired at the last commit that is current
     again."""
-    project = ctx.project if ctx is not None else None
-    if not traced(ctx):
-        return
-    head = head_scope(ctx)
+    head = _head_scope(ctx)
     if head is None:
         return
     for ac_id, defs in ctx.scope.current.items():

@@ -93,22 +93,24 @@ def _label(container: Container, position: int) -> int:
     return int(m.group(1)) if m else position
 
 
+def _entries(section: Optional[Container]) -> list[Frame]:
+    """The entries (subsections) of a stack section, in order."""
+    if section is None:
+        return []
+    subs = list(section.subsections)
+    return [Frame(c, i, _label(c, i), i == len(subs)) for i, c in enumerate(subs, start=1)]
+
+
 def frames(project) -> list[Frame]:
     """The recovery frames of STATE.md, in stack order."""
     st = project.state
-    if st is None or st.recovery is None:
-        return []
-    subs = list(st.recovery.subsections)
-    return [Frame(c, i, _label(c, i), i == len(subs)) for i, c in enumerate(subs, start=1)]
+    return _entries(st.recovery) if st is not None else []
 
 
 def obligations(project) -> list[Frame]:
     """The outstanding obligations of STATE.md, in order."""
     st = project.state
-    if st is None or st.obligations is None:
-        return []
-    subs = list(st.obligations.subsections)
-    return [Frame(c, i, _label(c, i), i == len(subs)) for i, c in enumerate(subs, start=1)]
+    return _entries(st.obligations) if st is not None else []
 
 
 def workflow_state_of(project) -> Optional[str]:

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Optional
 
 from standards_lint.ast import Document
-from standards_lint.model.plan import cycle_record, live_cycle
+from standards_lint.holding import tester_record_relaxed
+from standards_lint.model.plan import Assignment, cycle_record, live_cycle, load_plan, tester_assignment
 
 
 def load_report(project) -> Optional[Document]:
@@ -14,3 +15,17 @@ def load_report(project) -> Optional[Document]:
     if not live_cycle(project):
         return None
     return cycle_record(project, "VERIFICATION")
+
+
+def report_assignment(project) -> Optional[tuple[Document, Optional[Assignment]]]:
+    """(the report, Tester's current assignment) where the report is held to
+    that assignment now: a readable report of the live cycle, except at turn
+    end in TESTING, where the report is Tester's own record
+    (:func:`~standards_lint.holding.tester_record_relaxed`).  The assignment
+    is None where there is none (:func:`~standards_lint.model.plan.tester_assignment`)."""
+    if tester_record_relaxed(project):
+        return None
+    doc = load_report(project)
+    if doc is None:
+        return None
+    return doc, tester_assignment(project, load_plan(project), doc)
