@@ -8,13 +8,23 @@ from standards_lint.model.plan import (
     any_checkpoint,
     developer_checkpoint,
     field_anchor,
-    header_anchor,
     load_plan,
     one_field,
     plan_path,
     value_of,
 )
 from standards_lint.rule import module_rules, report, rule
+
+
+def _plan_anchor(project, plan, *names: str):
+    """Where a checkpoint finding about the plan points: the value of the
+    first of the header fields *names* held once, or the plan's title, when
+    the plan is read; else the path where this cycle's plan should be (the
+    file may not exist); None when there is no path."""
+    if plan is None:
+        return plan_path(project)
+    found = (one_field(plan.header, name) for name in names)
+    return field_anchor(plan.doc, next((f for f in found if f is not None), None))
 
 
 @rule(
@@ -82,13 +92,9 @@ def checkpoint_current_increment(project):
     plan = load_plan(project)
     if plan is not None and plan.cadence == "INCREMENTAL" and plan.current == str(n):
         return
-    if plan is not None:
-        f = one_field(plan.header, "Current Increment") or one_field(plan.header, "Verification Cadence")
-        where = (plan.path, f.value_span) if f is not None else (plan.path, header_anchor(plan.doc))
-    else:
-        where = plan_path(project)
-        if where is None:
-            return
+    where = _plan_anchor(project, plan, "Current Increment", "Verification Cadence")
+    if where is None:
+        return
     yield report(where, f"The checkpoint hands off Increment {n}, so the plan needs `Verification Cadence`: `INCREMENTAL` and `Current Increment`: `{n}`.")
 
 
@@ -120,10 +126,10 @@ def checkpoint_increment_defined(project):
     plan = load_plan(project)
     if plan is not None and plan.increment(n) is not None:
         return
-    path = plan_path(project) if plan is None else plan.path
-    if path is None:
+    where = _plan_anchor(project, plan)
+    if where is None:
         return
-    yield report(path if plan is None else (path, header_anchor(plan.doc)), f"The checkpoint hands off Increment {n}, which has no definition in the development plan.")
+    yield report(where, f"The checkpoint hands off Increment {n}, which has no definition in the development plan.")
 
 
 def _checkpoint_closure(project):
@@ -163,8 +169,7 @@ def checkpoint_steps_done(project):
     n, plan, steps = _checkpoint_closure(project)
     for s in steps:
         if not s.done:
-            where = (plan.path, s.status_field.value_span) if s.status_field is not None else s.container.heading
-            yield report(where, f"Checkpoint Increment {n} needs {s.id} and its dependencies DONE; {s.id} is not.")
+            yield report(s.at(s.status_field), f"Checkpoint Increment {n} needs {s.id} and its dependencies DONE; {s.id} is not.")
 
 
 @rule(
