@@ -308,11 +308,8 @@ class Plan:
 
     @cached_property
     def _steps_by_id(self) -> dict[str, Step]:
-        """Each step ID with its first step."""
-        out: dict[str, Step] = {}
-        for s in self.steps:
-            out.setdefault(s.id, s)
-        return out
+        """Each step ID with its first step (a later copy does not count)."""
+        return {s.id: s for s in reversed(self.steps)}
 
     def step(self, sid: str) -> Optional[Step]:
         return self._steps_by_id.get(sid)
@@ -324,10 +321,7 @@ class Plan:
     @cached_property
     def _increments_by_number(self) -> dict[int, Increment]:
         """Each increment number with its first definition."""
-        out: dict[int, Increment] = {}
-        for inc in self.defined_increments:
-            out.setdefault(inc.number, inc)
-        return out
+        return {inc.number: inc for inc in reversed(self.defined_increments)}
 
     def increment(self, number: int) -> Optional[Increment]:
         """The definition of Increment *number* (a misheaded entry is none)."""
