@@ -71,12 +71,13 @@ def plan_status_value(project):
 
 def _header_value_in(project, name: str, allowed, message: str):
     """A finding at the plan header's `name` value when it is not one of
-    `allowed` (silent when the field is missing or repeated)."""
+    `allowed` (the allowed values, or a predicate; silent when the field is
+    missing or repeated)."""
     plan = load_plan(project)
     if plan is None:
         return
     f = one_field(plan.header, name)
-    if f is not None and f.value not in allowed:
+    if f is not None and not (allowed(f.value) if callable(allowed) else f.value in allowed):
         yield report((plan.path, f.value_span), message.format(value=f.value), trim_fix(plan.path, f, allowed))
 
 
@@ -152,16 +153,10 @@ def verification_cadence_value(project):
     no_fix_reason="Which increment is in progress is the Developer's record.",
 )
 def current_increment_value(project):
-    plan = load_plan(project)
-    if plan is None:
-        return
-    f = one_field(plan.header, "Current Increment")
-    if f is None:
-        return
-    v = f.value
-    if v != "NONE" and not POSITIVE_RE.match(v):
-        yield report((plan.path, f.value_span), f"`Current Increment` is `{v}`; it must be NONE or a positive increment number.",
-                     trim_fix(plan.path, f, lambda x: x == "NONE" or POSITIVE_RE.match(x)))
+    yield from _header_value_in(
+        project, "Current Increment", lambda v: v == "NONE" or POSITIVE_RE.match(v),
+        "`Current Increment` is `{value}`; it must be NONE or a positive increment number.",
+    )
 
 
 @rule(
@@ -192,14 +187,10 @@ Developer's call.
 )
 def current_increment_defined(project):
     plan = load_plan(project)
-    if plan is None:
-        return
-    f = one_field(plan.header, "Current Increment")
+    f = _current_increment_named(plan) if plan is not None else None
     if f is None:
         return
     v = f.value
-    if v == "NONE":
-        return
     if POSITIVE_RE.match(v) and plan.increment(int(v)) is not None:
         return
     # The cadence or a COMPLETE plan fixes the value NONE outright (SL805, SL806).
@@ -242,9 +233,16 @@ def after_implementation_current_increment(project):
         yield from _current_increment_must_be_none(plan, "The cadence is AFTER_IMPLEMENTATION")
 
 
-def _current_increment_must_be_none(plan, because: str):
+def _current_increment_named(plan):
+    """The plan header's one `Current Increment` when it names an increment
+    (is not NONE); None when it is NONE, missing, repeated or empty."""
     f = one_field(plan.header, "Current Increment")
-    if f is None or f.value == "NONE":
+    return f if f is not None and f.value != "NONE" else None
+
+
+def _current_increment_must_be_none(plan, because: str):
+    f = _current_increment_named(plan)
+    if f is None:
         return
     yield report(
         (plan.path, f.value_span),
@@ -255,8 +253,8 @@ def _current_increment_must_be_none(plan, because: str):
 
 def _current_increment_none_fix(plan) -> Optional[Fix]:
     """Set the plan's one `Current Increment` to NONE."""
-    f = one_field(plan.header, "Current Increment")
-    if f is None or f.value == "NONE":
+    f = _current_increment_named(plan)
+    if f is None:
         return None
     return replace(plan.path, f.value_span, "NONE", description="Set Current Increment to NONE")
 

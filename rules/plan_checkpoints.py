@@ -8,13 +8,32 @@ from standards_lint.model.plan import (
     any_checkpoint,
     developer_checkpoint,
     field_anchor,
-    header_anchor,
     load_plan,
     one_field,
     plan_path,
     value_of,
 )
 from standards_lint.rule import module_rules, report, rule
+
+
+def _checkpoint_plan_lacks(project, n, holds, message: str, *names: str):
+    """After a checkpoint naming Increment *n* (None: no such checkpoint), a
+    finding unless the live plan *holds* (``holds(plan, n)``).  It points
+    at the value of the first of the header fields *names* held once, else
+    at the plan's title; without a plan, at the path where this cycle's plan
+    should be (the file may not exist), or nowhere when there is none."""
+    if n is None:
+        return
+    plan = load_plan(project)
+    if plan is not None and holds(plan, n):
+        return
+    if plan is not None:
+        found = (one_field(plan.header, name) for name in names)
+        where = field_anchor(plan.doc, next((f for f in found if f is not None), None))
+    else:
+        where = plan_path(project)
+    if where is not None:
+        yield report(where, message.format(n=n))
 
 
 @rule(
@@ -76,20 +95,11 @@ whose `Current Increment` is not `N`.
     no_fix_reason="The cadence is a user decision and the increment the Developer's.",
 )
 def checkpoint_current_increment(project):
-    n = developer_checkpoint(project)
-    if n is None:
-        return
-    plan = load_plan(project)
-    if plan is not None and plan.cadence == "INCREMENTAL" and plan.current == str(n):
-        return
-    if plan is not None:
-        f = one_field(plan.header, "Current Increment") or one_field(plan.header, "Verification Cadence")
-        where = (plan.path, f.value_span) if f is not None else (plan.path, header_anchor(plan.doc))
-    else:
-        where = plan_path(project)
-        if where is None:
-            return
-    yield report(where, f"The checkpoint hands off Increment {n}, so the plan needs `Verification Cadence`: `INCREMENTAL` and `Current Increment`: `{n}`.")
+    yield from _checkpoint_plan_lacks(
+        project, developer_checkpoint(project), lambda plan, n: plan.cadence == "INCREMENTAL" and plan.current == str(n),
+        "The checkpoint hands off Increment {n}, so the plan needs `Verification Cadence`: `INCREMENTAL` and `Current Increment`: `{n}`.",
+        "Current Increment", "Verification Cadence",
+    )
 
 
 @rule(
@@ -114,28 +124,22 @@ block), nothing is defined and the finding points at that path.
     no_fix_reason="Which of the two is wrong is the Developer's call.",
 )
 def checkpoint_increment_defined(project):
-    n = any_checkpoint(project)
-    if n is None:
-        return
-    plan = load_plan(project)
-    if plan is not None and plan.increment(n) is not None:
-        return
-    path = plan_path(project) if plan is None else plan.path
-    if path is None:
-        return
-    yield report(path if plan is None else (path, header_anchor(plan.doc)), f"The checkpoint hands off Increment {n}, which has no definition in the development plan.")
+    yield from _checkpoint_plan_lacks(
+        project, any_checkpoint(project), lambda plan, n: plan.increment(n) is not None,
+        "The checkpoint hands off Increment {n}, which has no definition in the development plan.",
+    )
 
 
 def _checkpoint_closure(project):
-    """(N, the plan, the steps of Increment N with their dependencies, in
-    plan order) after a Developer CHECKPOINT naming Increment N; with no
-    steps when there is no such checkpoint, plan or increment."""
+    """(N, the steps of Increment N with their dependencies, in plan order)
+    after a Developer CHECKPOINT naming Increment N; with no steps when
+    there is no such checkpoint, plan or increment."""
     n = developer_checkpoint(project)
     plan = load_plan(project) if n is not None else None
     inc = plan.increment(n) if plan is not None else None
     if inc is None:
-        return n, plan, []
-    return n, plan, plan.closure(inc.steps)
+        return n, []
+    return n, plan.closure(inc.steps)
 
 
 @rule(
@@ -160,11 +164,10 @@ dependencies, that is not `DONE`.
     no_fix_reason="Finishing steps is implementation work.",
 )
 def checkpoint_steps_done(project):
-    n, plan, steps = _checkpoint_closure(project)
+    n, steps = _checkpoint_closure(project)
     for s in steps:
         if not s.done:
-            where = (plan.path, s.status_field.value_span) if s.status_field is not None else s.container.heading
-            yield report(where, f"Checkpoint Increment {n} needs {s.id} and its dependencies DONE; {s.id} is not.")
+            yield report(s.at(s.status_field), f"Checkpoint Increment {n} needs {s.id} and its dependencies DONE; {s.id} is not.")
 
 
 @rule(
@@ -190,7 +193,7 @@ and "Persist claims and actual evidence in the owning records before changing st
     no_fix_reason="The evidence is the Developer's to produce.",
 )
 def checkpoint_self_check(project):
-    for s in _checkpoint_closure(project)[2]:
+    for s in _checkpoint_closure(project)[1]:
         if not s.self_check():
             yield report(s.container.heading, f"{s.id} needs persisted **Self-Check** evidence before a checkpoint.")
 

@@ -4,7 +4,7 @@ ready outcome."""
 
 from __future__ import annotations
 
-from standards_lint.model.plan import AC_ID_RE, DEV_ID_RE, fields, labelled_block, load_plan
+from standards_lint.model.plan import AC_ID_RE, DEV_ID_RE, fields_not_once, labelled_block, load_plan, plan_entries
 from standards_lint.fixes.plan import increment_heading_fix
 from standards_lint.rule import module_rules, report, rule
 
@@ -78,11 +78,8 @@ ambiguous. (PROTOCOL.md, Testable Increments)
     no_fix_reason="Which copy of the increment is current is the Developer's call.",
 )
 def increment_duplicate(project):
-    plan = load_plan(project)
-    if plan is None:
-        return
     seen: set[int] = set()
-    for inc in plan.increments:
+    for _plan, inc in plan_entries(project, "increments"):
         if inc.number in seen:
             yield report(inc.container.heading, f"Increment {inc.number} is defined more than once.")
         seen.add(inc.number)
@@ -109,14 +106,8 @@ leaving empty `Development Steps` or `Acceptance`.
     no_fix_reason="The steps and conditions of an increment are planning decisions.",
 )
 def increment_fields_once(project):
-    plan = load_plan(project)
-    if plan is None:
-        return
-    for inc in plan.increments:
-        for name in ("Development Steps", "Acceptance"):
-            found = fields(inc.container, name)
-            if len(found) == 1 and found[0].value.strip():
-                continue
+    for plan, inc in plan_entries(project, "increments"):
+        for name, found in fields_not_once(inc.container, ("Development Steps", "Acceptance")):
             where = (plan.path, found[1].span) if len(found) > 1 else inc.container.heading
             yield report(where, f"Increment {inc.number} needs `{name}` exactly once with a value.")
 
@@ -141,15 +132,18 @@ require "all implementation steps and dependencies needed for that outcome" to b
     no_fix_reason="Which steps belong to the increment is a planning decision.",
 )
 def increment_steps_format(project):
-    plan = load_plan(project)
-    if plan is None:
-        return
-    for inc in plan.increments:
-        ids = inc.steps
-        if ids and all(DEV_ID_RE.match(i) for i in ids):
+    yield from _id_list_format(project, "Development Steps", lambda inc: (inc.steps_field, inc.steps), DEV_ID_RE, "DEV-NNN")
+
+
+def _id_list_format(project, name: str, listed, id_re, form: str):
+    """A finding at each increment whose field *name* (*listed*: the
+    increment's field and the IDs it lists) is not a comma-separated list of
+    one or more *form* identifiers, or is unusable."""
+    for _plan, inc in plan_entries(project, "increments"):
+        f, ids = listed(inc)
+        if ids and all(id_re.match(i) for i in ids):
             continue
-        where = (plan.path, inc.steps_field.value_span) if inc.steps_field is not None else inc.container.heading
-        yield report(where, f"Increment {inc.number}: `Development Steps` must name one or more DEV-NNN identifiers separated by commas.")
+        yield report(inc.at(f), f"Increment {inc.number}: `{name}` must name one or more {form} identifiers separated by commas.")
 
 
 @rule(
@@ -172,16 +166,7 @@ Increments)
     no_fix_reason="Which conditions the increment covers is a planning decision.",
 )
 def increment_acceptance_format(project):
-    plan = load_plan(project)
-    if plan is None:
-        return
-    for inc in plan.increments:
-        f = inc.acceptance_field
-        ids = [s.strip() for s in f.value.split(",") if s.strip()] if f is not None else []
-        if ids and all(AC_ID_RE.match(i) for i in ids):
-            continue
-        where = (plan.path, f.value_span) if f is not None else inc.container.heading
-        yield report(where, f"Increment {inc.number}: `Acceptance` must name one or more AC-NNN identifiers separated by commas.")
+    yield from _id_list_format(project, "Acceptance", lambda inc: (inc.acceptance_field, inc.acceptance), AC_ID_RE, "AC-NNN")
 
 
 @rule(
@@ -204,10 +189,7 @@ Increments)
     no_fix_reason="The outcome is the Developer's to describe.",
 )
 def increment_ready_outcome(project):
-    plan = load_plan(project)
-    if plan is None:
-        return
-    for inc in plan.increments:
+    for plan, inc in plan_entries(project, "increments"):
         body = labelled_block(plan.doc, inc.container, "Ready Outcome")
         if not body:
             yield report(inc.container.heading, f"Increment {inc.number} needs a nonempty **Ready Outcome**.")
@@ -233,14 +215,10 @@ Handoffs). A step that does not exist cannot be.
     no_fix_reason="Whether the step is missing or the ID is a typo is the Developer's call.",
 )
 def increment_unknown_step(project):
-    plan = load_plan(project)
-    if plan is None:
-        return
-    ids = {s.id for s in plan.steps}
-    for inc in plan.increments:
-        for sid in inc.steps:
-            if DEV_ID_RE.match(sid) and sid not in ids:
-                yield report((plan.path, inc.steps_field.value_span), f"Increment {inc.number} names {sid}, which is not a step of this plan.")
+    for plan, inc in plan_entries(project, "increments"):
+        for sid in plan.unknown_steps(inc.steps):
+            if DEV_ID_RE.match(sid):
+                yield report(inc.at(inc.steps_field), f"Increment {inc.number} names {sid}, which is not a step of this plan.")
 
 
 standards_lint_rules = module_rules(globals())

@@ -18,6 +18,7 @@ from standards_lint.model.plan import (
     fields,
     header_anchor,
     load_plan,
+    plan_entries,
     scan_fields,
 )
 from standards_lint.rule import module_rules, replace, report, rule
@@ -47,22 +48,16 @@ plan state `COMPLETE` on a step becomes `DONE` (unsafe). Otherwise no fix.
     no_fix_reason="Only a misspelt status has an unmistakable value; otherwise the step's progress is the Developer's record.",
 )
 def step_status_value(project):
-    plan = load_plan(project)
-    if plan is None:
-        return
-    for s in plan.steps:
+    for plan, s in plan_entries(project, "steps"):
         if s.valid_status:
             continue
-        found = fields(s.container, "Status")
-        if found:
-            msg = f"{s.id} has Status `{found[0].value}`; a step's Status must be PENDING, IN_PROGRESS or DONE."
-            where = (plan.path, found[0].value_span)
+        if s.status_field is not None:
+            msg = f"{s.id} has Status `{s.status}`; a step's Status must be PENDING, IN_PROGRESS or DONE."
             fix = _step_status_fix(plan, s)
         else:
             msg = f"{s.id} has no `Status` field; give it one: PENDING, IN_PROGRESS or DONE."
-            where = s.container.heading
             fix = None
-        yield report(where, msg, fix)
+        yield report(s.at(s.status_field), msg, fix)
 
 
 # The plan's word for a finished plan, written on a step: the step is DONE
@@ -110,16 +105,13 @@ Checkpoint Handoffs) cannot be judged.
     help="Remove the step from its own `Depends On`.",
 )
 def step_self_dependency(project):
-    plan = load_plan(project)
-    if plan is None:
-        return
-    for s in plan.steps:
+    for plan, s in plan_entries(project, "steps"):
         if s.id in s.deps:
             rest = [d for d in s.deps if d != s.id]
             value = ", ".join(rest) if rest else "NONE"
             fix = replace(plan.path, s.deps_field.value_span, value,
                           description=f"Drop {s.id} from its own `Depends On`")
-            yield report((plan.path, s.deps_field.value_span), f"{s.id} lists itself in `Depends On`.", fix)
+            yield report(s.at(s.deps_field), f"{s.id} lists itself in `Depends On`.", fix)
 
 
 @rule(
@@ -143,14 +135,9 @@ gate needs "all implementation steps and dependencies needed for that outcome" t
     no_fix_reason="Whether the dependency is a typo or a missing step is the Developer's call.",
 )
 def step_unknown_dependency(project):
-    plan = load_plan(project)
-    if plan is None:
-        return
-    ids = {s.id for s in plan.steps}
-    for s in plan.steps:
-        for d in s.deps:
-            if d != s.id and d not in ids:
-                yield report((plan.path, s.deps_field.value_span), f"{s.id} depends on {d}, which is not a step of this plan.")
+    for plan, s in plan_entries(project, "steps"):
+        for d in plan.unknown_steps(s.deps):
+            yield report(s.at(s.deps_field), f"{s.id} depends on {d}, which is not a step of this plan.")
 
 
 def _cycles(plan: Plan) -> list[list[str]]:
@@ -234,8 +221,7 @@ def step_dependency_loop(project):
         return
     for loop in _cycles(plan):
         first = plan.step(loop[0])
-        where = (plan.path, first.deps_field.value_span) if first.deps_field is not None else first.container.heading
-        yield report(where, "Steps depend on each other in a loop: " + " -> ".join(loop) + ".")
+        yield report(first.at(first.deps_field), "Steps depend on each other in a loop: " + " -> ".join(loop) + ".")
 
 
 @rule(
@@ -267,7 +253,7 @@ def complete_plan_unfinished_step(project):
         return
     for s in plan.steps:
         if not s.done:
-            where = (plan.path, s.status_field.value_span) if s.status_field is not None else s.container.heading
+            where = s.at(s.status_field)
             # A Status that only spells DONE otherwise (`done`, `COMPLETE`) is the step's own fix.
             fix = _step_status_fix(plan, s)
             if fix is not None and fix.edits[0].replacement != "DONE":

@@ -6,17 +6,14 @@ from __future__ import annotations
 from standards_lint.ast import Document
 from standards_lint.findings import Edit, Fix
 from standards_lint.fixes.state import section_respell_fix
-from standards_lint.model.plan import field_anchor, fields, stack_in_order
+from standards_lint.model.plan import field_anchor, fields_not_once, stack_in_order
 from standards_lint.rule import field_removal, heading_fix, report
 
 
 def header_fields_once(doc: Document, names, record: str):
     """Findings for header fields *names* of *doc* that are missing, empty
     or repeated (each must appear exactly once with a value)."""
-    for name in names:
-        found = fields(doc.header, name)
-        if len(found) == 1 and found[0].value.strip():
-            continue
+    for name, found in fields_not_once(doc.header, names):
         where = (doc.path, found[1].span) if len(found) > 1 else field_anchor(doc, found[0] if found else None)
         what = "is repeated" if len(found) > 1 else ("is empty" if found else "is missing")
         fix = None

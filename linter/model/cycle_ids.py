@@ -43,13 +43,7 @@ def path_id(project) -> Optional[str]:
     if len(found) != 1:
         return None
     want = found.pop()
-    items = st.active_work.items if st.active_work is not None else []
-    if any(s.name == "SourceCycle" and s.value == want for item in items for s in item.fields):
-        return None
-    head = project.head_state
-    if head is not None and head.workflow_state in TERMINAL_STATES and head.aw("Id") == want:
-        return None
-    return want
+    return want if _available(project, st, want) else None
 
 
 STATE_PATH = ".standards/STATE.md"
@@ -113,10 +107,15 @@ def recorded_id(project, value: str) -> Optional[str]:
     if len(found) != 1:
         return None
     want = found.pop()
+    return want if _available(project, st, want) else None
+
+
+def _available(project, st, cid: str) -> bool:
+    """Whether *cid* may still be the active cycle's ID: it is neither a
+    `BaselineReconciliation` source (a cancelled source's ID, SL215) nor the
+    cycle the last commit finished (never reopened, SL261)."""
     items = st.active_work.items if st.active_work is not None else []
-    if any(s.name == "SourceCycle" and s.value == want for item in items for s in item.fields):
-        return None  # a cancelled source's ID (SL215)
+    if any(s.name == "SourceCycle" and s.value == cid for item in items for s in item.fields):
+        return False
     head = project.head_state
-    if head is not None and head.workflow_state in TERMINAL_STATES and head.aw("Id") == want:
-        return None  # the finished cycle of the last commit (SL261)
-    return want
+    return not (head is not None and head.workflow_state in TERMINAL_STATES and head.aw("Id") == cid)

@@ -6,6 +6,7 @@ checkpoints, and the Tester's assignment."""
 from __future__ import annotations
 
 import re
+from functools import cached_property
 from typing import Iterator, Optional
 import weakref
 
@@ -53,23 +54,26 @@ def cycle_id(project) -> Optional[str]:
     return None
 
 
+def record_at(project, path: str, artifact: str, cid: str) -> Optional[Document]:
+    """The file at *path* when its provenance block makes it a record of
+    *artifact* for cycle *cid*; None when there is no such file or it is
+    another record."""
+    if project.kind(path) != "file":
+        return None
+    doc = project.doc(path)
+    prov = provenance_of(doc) if doc is not None else None
+    if prov is None or prov[0] != artifact or prov[1] != cid:
+        return None
+    return doc
+
+
 def cycle_record(project, artifact: str) -> Optional[Document]:
     """The active cycle's record of *artifact* at its fixed path, when it is
     a valid record of that artifact and cycle (otherwise others report the
     collision and its content is not this cycle's)."""
     cid = cycle_id(project)
-    if cid is None:
-        return None
-    rel = record_path(artifact, cid)
-    if project.kind(rel) != "file":
-        return None
-    doc = project.doc(rel)
-    if doc is None:
-        return None
-    prov = provenance_of(doc)
-    if prov is None or prov[0] != artifact or prov[1] != cid:
-        return None
-    return scan_fields(doc)
+    doc = record_at(project, record_path(artifact, cid), artifact, cid) if cid is not None else None
+    return scan_fields(doc) if doc is not None else None
 
 
 _FIELD_PAIR_RE = re.compile(r"`[^`\n]+`:[ \t]*(?:\r?\n[ \t]*)?`[^`]*`")
@@ -132,6 +136,23 @@ def agreed_field(container: Optional[Container], name: str) -> Optional[Field]:
     return found[0]
 
 
+def fields_not_once(container: Optional[Container], names) -> Iterator[tuple[str, list[Field]]]:
+    """(name, the fields found) for each of *names* that *container* does not
+    hold exactly once with a nonempty value (missing, empty or repeated)."""
+    for name in names:
+        found = fields(container, name)
+        if len(found) != 1 or not found[0].value.strip():
+            yield name, found
+
+
+def listed_ids(field: Optional[Field]) -> list[str]:
+    """The comma-separated entries of a field's value, trimmed (none when
+    the field is missing)."""
+    if field is None:
+        return []
+    return [s.strip() for s in field.value.split(",") if s.strip()]
+
+
 def value_of(container: Optional[Container], name: str) -> Optional[str]:
     """The field's value as written between its backticks (a padded
     `` `COMPLETE ` `` is not COMPLETE), None when missing, repeated or empty."""
@@ -180,13 +201,25 @@ def subsections(doc: Document) -> Iterator[Container]:
         yield from doc.header.subsections
 
 
-class Step:
+class _Entry:
+    """A ``###`` entry of the plan (a step or an increment)."""
+
+    def __init__(self, doc: Document, container: Container):
+        self.doc = doc
+        self.container = container
+
+    def at(self, field: Optional[Field]):
+        """Where a finding about *field* of this entry points: the field's
+        value, or the entry's heading when the field is missing."""
+        return (self.doc.path, field.value_span) if field is not None else self.container.heading
+
+
+class Step(_Entry):
     """A build step (``### DEV-NNN``) of the plan: its Status and its
     dependencies."""
 
     def __init__(self, doc: Document, container: Container, sid: str):
-        self.doc = doc
-        self.container = container
+        super().__init__(doc, container)
         self.id = sid
         statuses = fields(container, "Status")
         # The first Status of a step counts (a repeated identical field is
@@ -195,11 +228,8 @@ class Step:
         self.status = self.status_field.value if self.status_field is not None else None
         deps = fields(container, "Depends On")
         self.deps_field = deps[0] if deps else None
-        self.deps: list[str] = []
-        if self.deps_field is not None:
-            v = self.deps_field.value.strip()
-            if v and v != "NONE":
-                self.deps = [d.strip() for d in v.split(",") if d.strip()]
+        none = self.deps_field is not None and self.deps_field.value.strip() == "NONE"
+        self.deps: list[str] = [] if none else listed_ids(self.deps_field)
 
     @property
     def done(self) -> bool:
@@ -213,13 +243,12 @@ class Step:
         return labelled_block(self.doc, self.container, "Self-Check")
 
 
-class Increment:
+class Increment(_Entry):
     """A verification increment (``### Increment N``) of the plan: its development
     steps and acceptance IDs."""
 
     def __init__(self, doc: Document, container: Container, number: int):
-        self.doc = doc
-        self.container = container
+        super().__init__(doc, container)
         self.number = number
         self.steps_field = one_field(container, "Development Steps")
         self.acceptance_field = one_field(container, "Acceptance")
@@ -235,9 +264,11 @@ class Increment:
 
     @property
     def steps(self) -> list[str]:
-        if self.steps_field is None:
-            return []
-        return [s.strip() for s in self.steps_field.value.split(",") if s.strip()]
+        return listed_ids(self.steps_field)
+
+    @property
+    def acceptance(self) -> list[str]:
+        return listed_ids(self.acceptance_field)
 
 
 class Plan:
@@ -275,18 +306,26 @@ class Plan:
     def current(self) -> Optional[str]:
         return value_of(self.header, "Current Increment")
 
+    @cached_property
+    def _steps_by_id(self) -> dict[str, Step]:
+        """Each step ID with its first step (a later copy does not count)."""
+        return {s.id: s for s in reversed(self.steps)}
+
     def step(self, sid: str) -> Optional[Step]:
-        for s in self.steps:
-            if s.id == sid:
-                return s
-        return None
+        return self._steps_by_id.get(sid)
+
+    def unknown_steps(self, ids: list[str]) -> list[str]:
+        """The entries of *ids* that name no step of this plan, in order."""
+        return [i for i in ids if i not in self._steps_by_id]
+
+    @cached_property
+    def _increments_by_number(self) -> dict[int, Increment]:
+        """Each increment number with its first definition."""
+        return {inc.number: inc for inc in reversed(self.defined_increments)}
 
     def increment(self, number: int) -> Optional[Increment]:
         """The definition of Increment *number* (a misheaded entry is none)."""
-        for inc in self.defined_increments:
-            if inc.number == number:
-                return inc
-        return None
+        return self._increments_by_number.get(number)
 
     @property
     def defined_increments(self) -> list[Increment]:
@@ -329,13 +368,18 @@ def load_plan(project) -> Optional[Plan]:
         return None
     path = plan_path(project)
     cid = cycle_id(project)
-    if path is None or cid is None or project.kind(path) != "file":
-        return None
-    doc = project.doc(path)
-    prov = provenance_of(doc) if doc is not None else None
-    if prov is None or prov[0] != "DEVELOPMENT" or prov[1] != cid:
-        return None
-    return Plan(scan_fields(doc))
+    doc = record_at(project, path, "DEVELOPMENT", cid) if path is not None and cid is not None else None
+    return Plan(scan_fields(doc)) if doc is not None else None
+
+
+def plan_entries(project, kind: str) -> Iterator[tuple[Plan, _Entry]]:
+    """(the live plan, each of its *kind* entries) in plan order: *kind*
+    ``"steps"`` (the ``### DEV-NNN`` steps) or ``"increments"`` (every
+    ``### Increment N`` entry, misheaded ones included); nothing without a
+    live plan."""
+    plan = load_plan(project)
+    for entry in getattr(plan, kind) if plan is not None else ():
+        yield plan, entry
 
 
 def header_anchor(doc: Document) -> Span:
