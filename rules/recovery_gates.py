@@ -17,6 +17,7 @@ from standards_lint.model.plan import (
     SUSPENDED_RE,
     active_frames,
     fields,
+    fields_not_once,
     frame_number,
     frame_value,
     header_anchor,
@@ -79,10 +80,7 @@ plan or the verification report that lacks, repeats or leaves empty one of
 def suspended_assignment_fields(project):
     for doc, c in _entries(project):
         m = SUSPENDED_RE.match(c.title)
-        for name in SUSPENDED_FIELDS:
-            found = fields(c, name)
-            if len(found) == 1 and found[0].value.strip():
-                continue
+        for name, found in fields_not_once(c, SUSPENDED_FIELDS):
             where = (doc.path, found[1].span) if len(found) > 1 else (
                 (doc.path, found[0].value_span) if found else c.heading)
             yield report(where, f"Suspended Assignment {m.group(1)} needs `{name}` exactly once with a value.")

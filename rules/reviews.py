@@ -4,10 +4,8 @@ Closure, Sign-off Readiness and Freshness, Review Kinds)."""
 
 from __future__ import annotations
 
-
-
+from standards_lint.model.plan import record_at
 from standards_lint.protocol import TERMINAL_STATES, record_path
-from standards_lint.records import provenance_of
 from standards_lint.rule import module_rules, report, rule
 
 SECTION = "Implementation-Reviewed Closure"
@@ -51,16 +49,7 @@ def _active(project):
 
 def _implementation_report(project, cid: str):
     """This cycle's implementation review document at its fixed path, or None."""
-    path = record_path("REVIEW", cid, "IMPLEMENTATION")
-    if project.kind(path) != "file":
-        return None
-    doc = project.doc(path)
-    if doc is None:
-        return None
-    p = provenance_of(doc)
-    if p is None or p[0] != "REVIEW" or p[1] != cid or p[2] != "IMPLEMENTATION":
-        return None
-    return doc
+    return record_at(project, record_path("REVIEW", cid, "IMPLEMENTATION"), "REVIEW", cid, "IMPLEMENTATION")
 
 
 def _concrete(value: str) -> bool:

@@ -54,15 +54,15 @@ def cycle_id(project) -> Optional[str]:
     return None
 
 
-def record_at(project, path: str, artifact: str, cid: str) -> Optional[Document]:
+def record_at(project, path: str, artifact: str, cid: str, review_kind: Optional[str] = None) -> Optional[Document]:
     """The file at *path* when its provenance block makes it a record of
-    *artifact* for cycle *cid*; None when there is no such file or it is
-    another record."""
+    *artifact* (and *review_kind*, when given) for cycle *cid*; None when
+    there is no such file or it is another record."""
     if project.kind(path) != "file":
         return None
     doc = project.doc(path)
     prov = provenance_of(doc) if doc is not None else None
-    if prov is None or prov[0] != artifact or prov[1] != cid:
+    if prov is None or prov[0] != artifact or prov[1] != cid or (review_kind is not None and prov[2] != review_kind):
         return None
     return doc
 
