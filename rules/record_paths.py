@@ -71,7 +71,7 @@ def _passed(project, state: str, owner: str) -> bool:
 
 
 def _fixed_path_findings(project):
-    """(code, path, span_or_None, message) for what sits at the fixed paths."""
+    """(code, where, message, fix) for what sits at the fixed paths."""
     cycle = path_cycle(project)
     if cycle is None:
         return
@@ -92,42 +92,45 @@ def _fixed_path_findings(project):
                 if pk is not None:
                     if pk != "dir" and parent not in blocked_parents:
                         blocked_parents.add(parent)
-                        yield ("SL633", parent, None,
+                        yield ("SL633", parent,
                                f"is not a folder, so this cycle's {what} record cannot be created at its "
-                               f"fixed path {path}. {COLLISION}")
+                               f"fixed path {path}. {COLLISION}", None)
                     break
                 parent = posixpath.dirname(parent)
             continue
         if k != "file":
             noun = "a folder" if k == "dir" else "not a regular file"
-            yield ("SL633", path, None,
-                   f"is {noun}, so this cycle's {what} record cannot be at its fixed path. {COLLISION}")
+            yield ("SL633", path,
+                   f"is {noun}, so this cycle's {what} record cannot be at its fixed path. {COLLISION}", None)
             continue
         block = found.get(path)
         if block is None:
             if project.text(path) is None:
                 continue  # unreadable: reported by the engine
-            yield ("SL630", path, None,
+            yield ("SL630", path,
                    f"does not start with a STANDARDS provenance block, so it cannot be this cycle's "
-                   f"{what} record. {COLLISION}")
+                   f"{what} record. {COLLISION}", None)
             continue
         if not block.valid:
             continue  # SL600
         if (block.artifact, block.review_kind) != (art, kind):
             line = block.get("Artifact")
-            yield ("SL632", path, line.value_span,
-                   f"must hold this cycle's {what} record, but holds {block.label}. {COLLISION}")
+            yield ("SL632", (path, line.value_span),
+                   f"must hold this cycle's {what} record, but holds {block.label}. {COLLISION}", None)
         elif block.cycle != cycle:
             line = block.get("Cycle")
-            yield ("SL631", path, line.value_span,
+            yield ("SL631", (path, line.value_span),
                    f"holds a {what} record for cycle `{block.cycle}`, not this cycle's {what} record "
-                   f"(`{cycle}`). {COLLISION}")
+                   f"(`{cycle}`). {COLLISION}", None)
 
 
-def _emit(project, code):
-    for c, path, span, message in _fixed_path_findings(project):
+def _emit(checks, project, code):
+    """Report the findings of rule *code* among the (code, where, message,
+    fix) that *checks* (one of this module's generators) yields; each group of
+    rules shares one pass over the project."""
+    for c, where, message, fix in checks(project):
         if c == code:
-            yield report((path, span) if span is not None else path, message)
+            yield report(where, message, fix)
 
 
 _COLLISION_WHY = """PROTOCOL.md, Workflow Artifact Provenance: "Every other record is always
@@ -164,7 +167,7 @@ user decides where it goes.
     no_fix_reason="The file's content belongs to whoever wrote it; the user decides where it goes.",
 )
 def fixed_path_unmarked(project):
-    yield from _emit(project, "SL630")
+    yield from _emit(_fixed_path_findings, project, "SL630")
 
 
 @rule(
@@ -192,7 +195,7 @@ relabeling, or adopting it"; the user decides what the file is.
     no_fix_reason="A different-cycle file at a fixed path is a collision: it is preserved, never relabeled, even when its Cycle looks like a miscopy of this cycle's ID.",
 )
 def fixed_path_other_cycle(project):
-    yield from _emit(project, "SL631")
+    yield from _emit(_fixed_path_findings, project, "SL631")
 
 
 @rule(
@@ -217,7 +220,7 @@ matching its path".
     no_fix_reason="Relabeling a record is forbidden.",
 )
 def fixed_path_wrong_artifact(project):
-    yield from _emit(project, "SL632")
+    yield from _emit(_fixed_path_findings, project, "SL632")
 
 
 @rule(
@@ -244,25 +247,32 @@ a folder of such a path must be (for example a file
     no_fix_reason="The user decides what to do with the folder.",
 )
 def fixed_path_not_a_file(project):
-    yield from _emit(project, "SL633")
+    yield from _emit(_fixed_path_findings, project, "SL633")
 
 
 # -- where this cycle's records are --------------------------------------------------
 
 
+def _artifact_line(b):
+    return (b.path, b.get("Artifact").span)
+
+
 def _placement_findings(project):
+    """(code, where, message, fix) for where this cycle's records are."""
     cycle = path_cycle(project)
     if cycle is None:
         return
     first, seconds = placement(project)
     for b, head in seconds:
-        yield ("SL634", b, f"is a second {b.label} record for this cycle; {head.path} is the first. "
-                           "A cycle has one record of each type; do not adopt or merge it silently.")
+        yield ("SL634", _artifact_line(b),
+               f"is a second {b.label} record for this cycle; {head.path} is the first. "
+               "A cycle has one record of each type; do not adopt or merge it silently.", None)
     for b in first.values():
         if b.artifact in FIXED_TYPES:
             want = record_path(b.artifact, cycle, b.review_kind)
             if b.path != want:
-                yield ("SL635", b, f"is this cycle's {b.label} record, but it must be at {want}.")
+                yield ("SL635", _artifact_line(b),
+                       f"is this cycle's {b.label} record, but it must be at {want}.", move_fix(project, b))
 
 
 @rule(
@@ -290,9 +300,7 @@ with the first.
     no_fix_reason="Which copy is authoritative is the user's call.",
 )
 def duplicate_record(project):
-    for code, b, message in _placement_findings(project):
-        if code == "SL634":
-            yield report((b.path, b.get("Artifact").span), message)
+    yield from _emit(_placement_findings, project, "SL634")
 
 
 @rule(
@@ -320,9 +328,7 @@ always cycle-owned at its fixed path. Its provenance block must match
     no_fix_reason="The fixed path is occupied, or the cycle has more than one record of the type.",
 )
 def record_wrong_path(project):
-    for code, b, message in _placement_findings(project):
-        if code == "SL635":
-            yield report((b.path, b.get("Artifact").span), message, move_fix(project, b))
+    yield from _emit(_placement_findings, project, "SL635")
 
 
 @rule(
@@ -407,7 +413,7 @@ def _pointer_fix(project, name: str, field):
 
 
 def _pointer_checks(project):
-    """(code, field, message, fix) for the Active Work path fields."""
+    """(code, where, message, fix) for the Active Work path fields."""
     cycle = current_cycle(project)
     if cycle is None:
         return
@@ -416,14 +422,14 @@ def _pointer_checks(project):
         field = active_work_field(project, name)
         if field is None or field.value.strip() in ("NONE", ""):
             continue
-        value = field.value
+        value, where = field.value, (field.path, field.value_span)
         path = normalize_path(value)
         k = project.kind(path) if path is not None else None
         if k is None:
-            yield ("SL640", field, f"Active Work.{name} points to {value}, which does not exist.",
+            yield ("SL640", where, f"Active Work.{name} points to {value}, which does not exist.",
                    _pointer_fix(project, name, field))
         elif k != "file":
-            yield ("SL640", field, f"Active Work.{name} points to {value}, which is not a file.",
+            yield ("SL640", where, f"Active Work.{name} points to {value}, which is not a file.",
                    _pointer_fix(project, name, field))
         else:
             block = found.get(path)
@@ -431,7 +437,7 @@ def _pointer_checks(project):
                 fix = _pointer_fix(project, name, field)
                 if fix is None and block.artifact == art:
                     fix = respelt_id_fix(project, lambda want: block.cycle == want)
-                yield ("SL641", field,
+                yield ("SL641", where,
                        f"Active Work.{name} points to {value}, which is a {block.label} record for cycle "
                        f"`{block.cycle}`, not this cycle's {art}. Correct the reference; never adopt "
                        "or rewrite another cycle's artifact.", fix)
@@ -441,7 +447,7 @@ def _pointer_checks(project):
                 fix = _pointer_fix(project, name, field)
                 if fix is None:
                     fix = respelt_id_fix(project, lambda cid: path == record_path("DEVELOPMENT", cid))
-                yield ("SL642", field,
+                yield ("SL642", where,
                        f"Active Work.Development points to {value}, but this cycle's DEVELOPMENT record "
                        f"must be at {want}.", fix)
 
@@ -470,9 +476,7 @@ path before their normal completion gate passes."
     no_fix_reason="No single record of the right type for this cycle exists to point at.",
 )
 def active_work_path_missing(project):
-    for code, field, message, fix in _pointer_checks(project):
-        if code == "SL640":
-            yield report((field.path, field.value_span), message, fix)
+    yield from _emit(_pointer_checks, project, "SL640")
 
 
 @rule(
@@ -501,9 +505,7 @@ mutating it."
     no_fix_reason="No single record of the right type for this cycle exists to point at, and the record named is not this cycle's under a miscopied Active Work.Id; the named artifact itself is never repaired.",
 )
 def active_work_path_other_record(project):
-    for code, field, message, fix in _pointer_checks(project):
-        if code == "SL641":
-            yield report((field.path, field.value_span), message, fix)
+    yield from _emit(_pointer_checks, project, "SL641")
 
 
 @rule(
@@ -530,13 +532,11 @@ names the plan".
     no_fix_reason="No plan of this cycle exists to point at or move, or the fixed path is taken.",
 )
 def development_path_not_fixed(project):
-    for code, field, message, fix in _pointer_checks(project):
-        if code == "SL642":
-            yield report((field.path, field.value_span), message, fix)
+    yield from _emit(_pointer_checks, project, "SL642")
 
 
 def _none_checks(project):
-    """(code, field, message) for Scope/Architecture/Development left NONE."""
+    """(code, where, message, fix) for Scope/Architecture/Development left NONE."""
     state = project.state
     if state is None or current_cycle(project) is None:
         return
@@ -548,24 +548,27 @@ def _none_checks(project):
         field = active_work_field(project, name)
         if field is None or field.value != "NONE":
             continue
+        where = (field.path, field.value_span)
         if name == "Development":
             if mode not in ("STANDARD", "EXPEDITED", "UNSET"):
                 continue  # documentation cycles keep it NONE
         elif mode not in ("STANDARD", "DOCUMENTATION"):
             continue  # expedited cycles keep Scope and Architecture NONE
         if name != "Development" and kind == "RESUME" and origin == owner:
-            yield ("SL644", field,
+            yield ("SL644", where,
                    f"Active Work.{name} is NONE, but a successful RESUME from {owner} requires its completed "
-                   f"{noun}; {role} persists the path before its gate passes.")
+                   f"{noun}; {role} persists the path before its gate passes.",
+                   _pointer_fix(project, name, field))
             continue
         if kind == "PROMOTE" and mode == "STANDARD":
             continue  # a just-promoted cycle re-enters the standard route
         h = holding(project)
         if _passed(project, ws, owner) and h is not None and h.passed_due(owner, path=True):
             cycle_word = f"this {mode} cycle" if name != "Development" else "this cycle"
-            yield ("SL643", field,
+            yield ("SL643", where,
                    f"Active Work.{name} is NONE, but {cycle_word} is already in {ws}, past {owner}; "
-                   f"{role} must persist the {noun} path before its gate passes.")
+                   f"{role} must persist the {noun} path before its gate passes.",
+                   _pointer_fix(project, name, field))
 
 
 @rule(
@@ -597,10 +600,7 @@ persist their paths; `Development` remains `NONE` throughout the cycle."
     no_fix_reason="No single record of the right type for this cycle exists to point at.",
 )
 def active_work_path_none_after_phase(project):
-    for code, field, message in _none_checks(project):
-        if code == "SL643":
-            name = next(n for n in POINTERS if active_work_field(project, n) is field)
-            yield report((field.path, field.value_span), message, _pointer_fix(project, name, field))
+    yield from _emit(_none_checks, project, "SL643")
 
 
 @rule(
@@ -628,10 +628,7 @@ and passing its applicable gate".
     no_fix_reason="No single record of the right type for this cycle exists to point at.",
 )
 def active_work_path_none_on_resume(project):
-    for code, field, message in _none_checks(project):
-        if code == "SL644":
-            name = next(n for n in POINTERS if active_work_field(project, n) is field)
-            yield report((field.path, field.value_span), message, _pointer_fix(project, name, field))
+    yield from _emit(_none_checks, project, "SL644")
 
 
 standards_lint_rules = module_rules(globals())
