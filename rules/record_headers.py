@@ -33,12 +33,11 @@ _DEV_MENTION_RE = re.compile(r"(?<![A-Za-z0-9#_-])DEV-\d+\b")
 
 # Header fields whose values the record templates enumerate, by artifact: a
 # choice list of which exactly one member is such a value gets an (unsafe) fix.
-_CLOSED_STATUS = ("IN_PROGRESS", "BLOCKED", "COMPLETE")
 ALLOWED_VALUES = {
-    ("Status", "VERIFICATION"): _CLOSED_STATUS,
-    ("Status", "REVIEW"): _CLOSED_STATUS,
-    ("Status", "DOCUMENTATION"): _CLOSED_STATUS,
-    ("Status", "SYNCHRONIZATION"): _CLOSED_STATUS,
+    ("Status", "VERIFICATION"): STATUSES,
+    ("Status", "REVIEW"): STATUSES,
+    ("Status", "DOCUMENTATION"): STATUSES,
+    ("Status", "SYNCHRONIZATION"): STATUSES,
     ("Status", "DEVELOPMENT"): ("PROPOSED", "APPROVED", "IN_PROGRESS", "COMPLETE"),
     ("Mode", "DEVELOPMENT"): ("AUTONOMOUS", "STEPWISE", "CODE_WITH_ME"),
     ("Mode", "VERIFICATION"): ("VERIFY", "REVERIFY"),
@@ -51,13 +50,6 @@ ALLOWED_VALUES = {
 
 
 # -- shared ----------------------------------------------------------------
-
-
-
-
-def _conflicted(project, rel: str) -> bool:
-    """True when the file holds merge-conflict markers, even inside comments."""
-    return bool(project.conflicts(rel))
 
 
 def _active_cycle(project) -> Optional[str]:
@@ -600,6 +592,13 @@ def review_finding_mention_undefined(project):
             )
 
 
+def _path_ref_reports(project, code):
+    """The findings of rule *code* (SL906 or SL907) among the reference problems."""
+    for c, r, s, e, msg, fix in _path_ref_problems(project):
+        if c == code:
+            yield report(_span(r.doc, s, e), msg, fix=fix)
+
+
 def _path_ref_problems(project):
     """(code, record, start, end, message, fix) for every `<path>#F-NNN` reference problem."""
     out = []
@@ -678,9 +677,7 @@ See .standards/docs/reviews/<Id>/implementation.md#F-001.""",
     no_fix_reason="Unless a link's text names a finding the report has, whether the reference or the report is wrong needs a person.",
 )
 def entry_reference_target_missing(project):
-    for code, r, s, e, msg, fix in _path_ref_problems(project):
-        if code == "SL906":
-            yield report(_span(r.doc, s, e), msg, fix=fix)
+    yield from _path_ref_reports(project, "SL906")
 
 
 @rule(
@@ -708,9 +705,7 @@ See .standards/docs/reviews/<Id>/implementation.md#F-001.""",
     no_fix_reason="Which report was meant needs a person.",
 )
 def entry_reference_not_record(project):
-    for code, r, s, e, msg, _fix in _path_ref_problems(project):
-        if code == "SL907":
-            yield report(_span(r.doc, s, e), msg)
+    yield from _path_ref_reports(project, "SL907")
 
 
 @rule(

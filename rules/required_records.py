@@ -17,15 +17,9 @@ from standards_lint.model.cycle import required_cycle, required_record_problems
 from standards_lint.fixes.records import complete_fix, moved_record_fix
 
 CONTEXT_PATH = ".standards/CONTEXT.md"
-STATUSES = ("IN_PROGRESS", "BLOCKED", "COMPLETE")
 
 
 # -- shared model -----------------------------------------------------------
-
-
-def _conflicted(project, rel: str) -> bool:
-    """True when the file holds merge-conflict markers, even inside comments."""
-    return bool(project.conflicts(rel))
 
 
 def _where(path: str, field):
