@@ -26,6 +26,25 @@ def _doc_frames(project) -> Iterator[Frame]:
     yield from frames(project)
 
 
+def _not_included(project, names, allowed, what: str):
+    """Report each frame field of *names* that is missing or not in
+    *allowed* (*what* the DOCUMENTATION cycle requires there)."""
+    for fr in _doc_frames(project):
+        for name in names:
+            v = fr.get(name)
+            if v.field is not None and v.text is None:
+                continue  # repeated with different values: unknown
+            if v.text in allowed:
+                continue
+            shown = f"`{v.text}`" if v.text is not None else "missing"
+            yield report(
+                fr.where(name),
+                f"Recovery frame {fr.label}: {name} is {shown}; in DOCUMENTATION it must be {what} "
+                f"({', '.join(allowed)}).",
+                stale_frame_fix_for(project, fr),
+            )
+
+
 _DOC_WHY = """PROTOCOL.md, Recovery Mechanics: "Documentation recovery uses only its
 included states under **Documentation Cycle Contract** ... Every documentation
 frame's `From` and `ResumeAt` must be included states; `Owner` is an included
@@ -56,20 +75,7 @@ and `ResumeAt` are states of the Documentation Brownfield route.
     no_fix_reason="Unless the other files show the frame stale, the routing the frame records needs the routing role.",
 )
 def documentation_frame_states(project):
-    for fr in _doc_frames(project):
-        for name in ("From", "ResumeAt"):
-            v = fr.get(name)
-            if v.field is not None and v.text is None:
-                continue  # repeated with different values: unknown
-            if v.text in DOC_STATES:
-                continue
-            shown = f"`{v.text}`" if v.text is not None else "missing"
-            yield report(
-                fr.where(name),
-                f"Recovery frame {fr.label}: {name} is {shown}; in DOCUMENTATION it must be an included state "
-                f"({', '.join(DOC_STATES)}).",
-                stale_frame_fix_for(project, fr),
-            )
+    yield from _not_included(project, ("From", "ResumeAt"), DOC_STATES, "an included state")
 
 
 @rule(
@@ -97,19 +103,7 @@ failure handoff into a skipped state."
     no_fix_reason="Unless the other files show the frame stale, the defect needs an included owner or a blocking user decision in `Active Work.BlockedOn`.",
 )
 def documentation_frame_owner(project):
-    for fr in _doc_frames(project):
-        v = fr.get("Owner")
-        if v.field is not None and v.text is None:
-            continue
-        if v.text in DOC_ROLES:
-            continue
-        shown = f"`{v.text}`" if v.text is not None else "missing"
-        yield report(
-            fr.where("Owner"),
-            f"Recovery frame {fr.label}: Owner is {shown}; in DOCUMENTATION it must be an included role's state "
-            f"({', '.join(DOC_ROLES)}).",
-            stale_frame_fix_for(project, fr),
-        )
+    yield from _not_included(project, ("Owner",), DOC_ROLES, "an included role's state")
 
 
 @rule(
