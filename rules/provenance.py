@@ -1,23 +1,14 @@
 """Workflow Artifact Provenance: the ``<!-- STANDARDS`` block a record begins
-with, and the record's visible ``Cycle``/``ReviewKind`` header fields.
+with (SL600), and the record's visible ``Cycle``/``ReviewKind`` header fields
+(SL601, SL602).
 
-The block is read here line by line, as the protocol shows it::
-
-    <!-- STANDARDS
-    Artifact: REVIEW
-    Cycle: <Active Work.Id>
-    ReviewKind: IMPLEMENTATION
-    -->
-
-Only a file whose first line opens the block has one ("Every newly created
-record begins with this block"); a leading blank line or conflict marker means
-the file has no block.  Every Markdown file of the project is inspected except
-the installed runtime under ``.standards/`` (cycle records under
-``.standards/docs/`` are inspected): a valid block makes a file a cycle record
-"even if it is later renamed or moved".
-
-:func:`blocks` and :func:`project_records` are shared with
-:mod:`standards_lint.rules.record_paths`.
+The block and its defects are parsed by :mod:`standards_lint.provenance`.
+Every Markdown file of the project is inspected except the installed runtime
+under ``.standards/`` (cycle records under ``.standards/docs/`` are
+inspected): a valid block makes a file a cycle record "even if it is later
+renamed or moved".  :func:`~standards_lint.model.record_provenance.blocks` and
+:func:`~standards_lint.model.record_provenance.placement`, which these rules
+read, are shared with :mod:`standards_lint.rules.record_paths`.
 """
 
 from __future__ import annotations
