@@ -20,9 +20,9 @@ from standards_lint.protocol import (
 )
 from standards_lint.findings import Edit, Fix, Rename
 from standards_lint.rule import module_rules, replace, report, rule
-from standards_lint.model.record_provenance import COLLISION, FIXED, blocks, current_cycle, placement
+from standards_lint.model.record_provenance import COLLISION, FIXED, blocks, current_cycle, only_record, placement
 from standards_lint.provenance import label
-from standards_lint.model.record_paths import POINTERS, active_work_field, normalize_path, path_cycle
+from standards_lint.model.record_paths import POINTERS, active_work_field, kept_none, normalize_path, path_cycle
 from standards_lint.fixes.records import move_fix, respelt_id_fix
 
 # The plan's fixed path is also named by Active Work.Development, which is
@@ -375,26 +375,15 @@ def corrective_resume_record_missing(project):
 # -- Active Work paths ----------------------------------------------------------------
 
 
-def _the_record(project, art: str):
-    """This cycle's one record of type *art*, or None when there is none or
-    more than one (which copy counts is then the user's call, SL634)."""
-    first, seconds = placement(project)
-    rec = first.get((art, None))
-    if rec is None or any(b.artifact == art for b, _head in seconds):
-        return None
-    return rec
-
-
 def _pointer_fix(project, name: str, field):
     """Point the Active Work field at this cycle's one record of its type;
     a plan away from its fixed path moves there in the same fix.  None when
     no single record of the right type exists, or its fixed path is taken."""
     art = POINTERS[name][0]
-    mode = project.state.cycle_mode
-    if (mode == "EXPEDITED" and name != "Development") or (mode == "DOCUMENTATION" and name == "Development"):
+    if kept_none(project.state.cycle_mode, name):
         return None  # the mode keeps the field NONE (SL311, SL313)
     cycle = path_cycle(project)
-    rec = _the_record(project, art) if cycle is not None else None
+    rec = only_record(project, art) if cycle is not None else None
     if rec is None:
         return None
     state = project.state.path

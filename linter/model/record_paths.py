@@ -17,6 +17,13 @@ POINTERS = {
 }
 
 
+def kept_none(mode: Optional[str], name: str) -> bool:
+    """Whether a cycle of *mode* keeps the Active Work path field *name*
+    ``NONE``: Scope and Architecture in an EXPEDITED cycle, Development in a
+    DOCUMENTATION cycle (Active Work)."""
+    return (mode == "EXPEDITED" and name != "Development") or (mode == "DOCUMENTATION" and name == "Development")
+
+
 def path_cycle(project) -> Optional[str]:
     """The current cycle's ID when it can name a record path (no slash, not ``.``
     or ``..``), else None."""

@@ -73,3 +73,14 @@ def placement(project):
                 first[key] = b
     project._sl6_placement = (first, seconds)
     return first, seconds
+
+
+def only_record(project, art: str):
+    """This cycle's one record of type *art* (not a review report), or None
+    when there is none or more than one (which copy counts is then the
+    user's call, SL634)."""
+    first, seconds = placement(project)
+    rec = first.get((art, None))
+    if rec is None or any(b.artifact == art for b, _head in seconds):
+        return None
+    return rec
