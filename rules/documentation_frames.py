@@ -26,23 +26,22 @@ def _doc_frames(project) -> Iterator[Frame]:
     yield from frames(project)
 
 
-def _not_included(project, names, allowed, what: str):
-    """Report each frame field of *names* that is missing or not in
-    *allowed* (*what* the DOCUMENTATION cycle requires there)."""
-    for fr in _doc_frames(project):
-        for name in names:
-            v = fr.get(name)
-            if v.field is not None and v.text is None:
-                continue  # repeated with different values: unknown
-            if v.text in allowed:
-                continue
-            shown = f"`{v.text}`" if v.text is not None else "missing"
-            yield report(
-                fr.where(name),
-                f"Recovery frame {fr.label}: {name} is {shown}; in DOCUMENTATION it must be {what} "
-                f"({', '.join(allowed)}).",
-                stale_frame_fix_for(project, fr),
-            )
+def _not_included(project, fr: Frame, names, allowed, what: str):
+    """Report each field of frame *fr* among *names* that is missing or not
+    in *allowed* (*what* the DOCUMENTATION cycle requires there)."""
+    for name in names:
+        v = fr.get(name)
+        if v.field is not None and v.text is None:
+            continue  # repeated with different values: unknown
+        if v.text in allowed:
+            continue
+        shown = f"`{v.text}`" if v.text is not None else "missing"
+        yield report(
+            fr.where(name),
+            f"Recovery frame {fr.label}: {name} is {shown}; in DOCUMENTATION it must be {what} "
+            f"({', '.join(allowed)}).",
+            stale_frame_fix_for(project, fr),
+        )
 
 
 _DOC_WHY = """PROTOCOL.md, Recovery Mechanics: "Documentation recovery uses only its
@@ -75,7 +74,8 @@ and `ResumeAt` are states of the Documentation Brownfield route.
     no_fix_reason="Unless the other files show the frame stale, the routing the frame records needs the routing role.",
 )
 def documentation_frame_states(project):
-    yield from _not_included(project, ("From", "ResumeAt"), DOC_STATES, "an included state")
+    for fr in _doc_frames(project):
+        yield from _not_included(project, fr, ("From", "ResumeAt"), DOC_STATES, "an included state")
 
 
 @rule(
@@ -103,7 +103,8 @@ failure handoff into a skipped state."
     no_fix_reason="Unless the other files show the frame stale, the defect needs an included owner or a blocking user decision in `Active Work.BlockedOn`.",
 )
 def documentation_frame_owner(project):
-    yield from _not_included(project, ("Owner",), DOC_ROLES, "an included role's state")
+    for fr in _doc_frames(project):
+        yield from _not_included(project, fr, ("Owner",), DOC_ROLES, "an included role's state")
 
 
 @rule(
