@@ -592,13 +592,6 @@ def review_finding_mention_undefined(project):
             )
 
 
-def _path_ref_reports(project, code):
-    """The findings of rule *code* (SL906 or SL907) among the reference problems."""
-    for c, r, s, e, msg, fix in _path_ref_problems(project):
-        if c == code:
-            yield report(_span(r.doc, s, e), msg, fix=fix)
-
-
 def _path_ref_problems(project):
     """(code, record, start, end, message, fix) for every `<path>#F-NNN` reference problem."""
     out = []
@@ -677,7 +670,9 @@ See .standards/docs/reviews/<Id>/implementation.md#F-001.""",
     no_fix_reason="Unless a link's text names a finding the report has, whether the reference or the report is wrong needs a person.",
 )
 def entry_reference_target_missing(project):
-    yield from _path_ref_reports(project, "SL906")
+    for code, r, s, e, msg, fix in _path_ref_problems(project):
+        if code == "SL906":
+            yield report(_span(r.doc, s, e), msg, fix=fix)
 
 
 @rule(
@@ -705,7 +700,9 @@ See .standards/docs/reviews/<Id>/implementation.md#F-001.""",
     no_fix_reason="Which report was meant needs a person.",
 )
 def entry_reference_not_record(project):
-    yield from _path_ref_reports(project, "SL907")
+    for code, r, s, e, msg, _fix in _path_ref_problems(project):
+        if code == "SL907":
+            yield report(_span(r.doc, s, e), msg)
 
 
 @rule(
