@@ -12,16 +12,14 @@ from typing import Optional
 from standards_lint.protocol import PROJECT_MODES
 from standards_lint.rule import field_removal, module_rules, report, rule
 from standards_lint.fixes.spelling import meant_value
+from standards_lint.model.state_values import unconflicted
 
 MODE_PATH = ".standards/MODE.md"
 TITLE = "S.T.A.N.D.A.R.D.S. Project Mode"
 
 
 def _mode_doc(project):
-    doc = project.mode_doc
-    if doc is None or project.conflicts(doc.path):
-        return None
-    return doc
+    return unconflicted(project, project.mode_doc)
 
 
 def _mode_fields(doc):

@@ -38,7 +38,7 @@ from standards_lint.model.state_values import (
     declared_project_mode,
     determined_from,
     determined_value,
-    forward_steps,
+    handoff_step_end,
     is_inactive,
     only_value,
     state_fields,
@@ -160,18 +160,7 @@ def determined_state(project, st) -> Optional[str]:
     state after `Handoff.From` on the cycle's route."""
     ho = st.section("Handoff")
     kind, frm = state_value(st, ho, "Kind"), state_value(st, ho, "From")
-    if frm not in WORKFLOW_STATES:
-        return None
-    if kind == "SIGNOFF":
-        return "SIGNED_OFF" if frm == "AWAITING_USER_SIGNOFF" else None
-    if kind == "CHECKPOINT":
-        if state_value(st, st.header, "CycleMode") != "STANDARD":
-            return None
-        return {"TESTING": "DEVELOPING", "DEVELOPING": "TESTING"}.get(frm)
-    if kind == "FORWARD":
-        steps = forward_steps(project, st)
-        return only_value(b for a, b in steps if a == frm) if steps else None
-    return None
+    return handoff_step_end(project, st, kind, frm, after=True)
 
 
 def _start_state(project, st) -> Optional[str]:
