@@ -4,8 +4,10 @@ policy): its route, its reason, no failure type, and recovery inactive."""
 from __future__ import annotations
 
 from standards_lint.model.handoff import handoff_view, value_at
-from standards_lint.rule import module_rules, replace, report, rule
+from standards_lint.model.accessors import holds_value
+from standards_lint.rule import module_rules, report, rule
 from standards_lint.fixes.recovery import clear_flag_fix
+from standards_lint.fixes.state import set_value_fix
 
 
 # Change completion policy: the two state-changing routes.
@@ -149,7 +151,7 @@ def completion_change_reason(project):
     if v is None or v.kind != "COMPLETION_CHANGE":
         return
     f = v.reason_f
-    if f is None or f.value.strip() and f.value != "NONE":
+    if f is None or holds_value(f):
         return
     yield report(
         value_at(f),
@@ -190,7 +192,7 @@ def completion_change_failure_type(project):
     yield report(
         value_at(f),
         f"A COMPLETION_CHANGE handoff records FailureType NONE, not `{v.ft}`.",
-        fix=replace(f.path, f.value_span, "NONE", safe=False, description="Set Handoff.FailureType to NONE"),
+        fix=set_value_fix(f, "NONE", "Handoff.FailureType"),
     )
 
 

@@ -13,8 +13,9 @@ from standards_lint.model.accessors import (
     state_of,
     workflow_state,
 )
-from standards_lint.model.route import DOCUMENTATION_OMITTED, EXPEDITED_OMITTED
-from standards_lint.rule import module_rules, replace, report, rule
+from standards_lint.model.route import OMITTED_STATES
+from standards_lint.fixes.state import set_value_fix
+from standards_lint.rule import module_rules, report, rule
 
 
 # The forward tail that IMPLEMENTATION_REVIEWED replaces with
@@ -114,9 +115,8 @@ def policy_mode_mismatch(project):
         fix = None
     else:
         expected = "NONE"
-        fix = replace(field.path, field.value_span, "NONE", safe=False, description="Set CompletionPolicy to NONE")
-        omitted = EXPEDITED_OMITTED if mode == "EXPEDITED" else DOCUMENTATION_OMITTED
-        if workflow_state(sm) in omitted:
+        fix = set_value_fix(field, "NONE", "CompletionPolicy")
+        if workflow_state(sm) in OMITTED_STATES[mode]:
             fix = None  # the state is not the mode's either (SL300/SL301): CycleMode may be the wrong one
     yield report(
         at(field),
@@ -159,7 +159,7 @@ def unstarted_policy(project):
             at(field),
             f"No cycle has started (Active Work.Id is UNSET), so Active Work.CompletionPolicy must be NONE, "
             f"not {policy}; a policy is chosen only when a cycle starts.",
-            fix=replace(field.path, field.value_span, "NONE", safe=False, description="Set CompletionPolicy to NONE"),
+            fix=set_value_fix(field, "NONE", "CompletionPolicy"),
         )
 
 

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from standards_lint.protocol import CYCLE_ID_RE, TERMINAL_STATES
 from standards_lint.holding import holding
-from standards_lint.rule import module_rules, replace, report, rule
+from standards_lint.rule import module_rules, report, rule
 from standards_lint.model.accessors import (
     CADENCES,
     EXECUTION_MODES,
     at,
-    aw_field,
+    aw_values,
     cycle_mode,
     frame_values,
     handoff_kind,
@@ -25,12 +25,14 @@ from standards_lint.model.accessors import (
     ho_field,
     pending_cadence,
     project_mode,
+    state_in_mode,
     state_of,
     valid,
     workflow_state,
 )
 from standards_lint.fixes.handoff import unstarted_kind_fix
 from standards_lint.fixes.cadence import clear_pending_cadence_fix
+from standards_lint.fixes.state import set_value_fix
 
 STATE = ".standards/STATE.md"
 
@@ -90,7 +92,7 @@ def unstarted_workflow_state(project):
             at(field),
             f"No cycle has started (Active Work.Id is UNSET), so WorkflowState must still be {expected}, "
             f"the installed {pm} state, not {ws}.",
-            fix=replace(field.path, field.value_span, expected, safe=False, description=f"Set WorkflowState to {expected}"),
+            fix=set_value_fix(field, expected, "WorkflowState"),
         )
 
 
@@ -231,11 +233,10 @@ user decision.
     no_fix_reason="The reason records a needed guarantee that calls for a user decision.",
 )
 def documentation_promotion(project):
-    sm = state_of(project)
-    if sm is None or cycle_mode(sm) != "DOCUMENTATION":
+    sm = state_in_mode(project, "DOCUMENTATION")
+    if sm is None:
         return
-    field = aw_field(sm, "PromotionReason")
-    if field is not None and field.value.strip() and field.value != "NONE":
+    for field in aw_values(sm, "PromotionReason"):
         yield report(
             at(field),
             "A DOCUMENTATION cycle keeps Active Work.PromotionReason NONE; it cannot be promoted in place. "
@@ -286,8 +287,8 @@ sign-off readiness.
     help="Clear the pending cadence intent (`PendingVerificationCadence`: `NONE`).",
 )
 def stale_cadence(project):
-    sm = state_of(project)
-    if sm is None or cycle_mode(sm) != "STANDARD":
+    sm = state_in_mode(project, "STANDARD")
+    if sm is None:
         return
     cadence = pending_cadence(sm)
     ws = workflow_state(sm)
