@@ -10,6 +10,8 @@ missing, repeated or invalid is left to the STATE.md structure rules.
 
 from __future__ import annotations
 
+from typing import Optional
+
 from standards_lint.protocol import CYCLE_ID_RE, TERMINAL_STATES
 from standards_lint.holding import holding
 from standards_lint.rule import module_rules, report, rule
@@ -311,6 +313,22 @@ def stale_cadence(project):
     )
 
 
+def _unfinished_at_head(project, sm) -> tuple[Optional[str], Optional[str]]:
+    """(Active Work.Id, the last commit's CycleMode) when the Id is a cycle ID
+    that the committed STATE.md holds unfinished (a valid, non-terminal
+    WorkflowState), else (None, None)."""
+    cid = sm.aw("Id")
+    if not cid or not CYCLE_ID_RE.match(cid):
+        return None, None
+    head = project.head_state
+    if head is None or head.doc.conflicts or head.aw("Id") != cid:
+        return None, None
+    head_ws = workflow_state(head)
+    if head_ws is None or head_ws in TERMINAL_STATES:
+        return None, None
+    return cid, cycle_mode(head)
+
+
 @rule(
     code="SL317",
     name="documentation-cycle-converted",
@@ -343,16 +361,8 @@ def documentation_converted(project):
     mode = cycle_mode(sm)
     if mode not in ("STANDARD", "EXPEDITED"):
         return
-    cid = sm.aw("Id")
-    if not cid or not CYCLE_ID_RE.match(cid):
-        return
-    head = project.head_state
-    if head is None or head.doc.conflicts:
-        return
-    if cycle_mode(head) != "DOCUMENTATION" or head.aw("Id") != cid:
-        return
-    head_ws = workflow_state(head)
-    if head_ws is None or head_ws in TERMINAL_STATES:
+    cid, head_mode = _unfinished_at_head(project, sm)
+    if head_mode != "DOCUMENTATION":
         return
     yield report(
         at(header_field(sm, "CycleMode")),
@@ -395,15 +405,8 @@ def cycle_mode_changed(project):
     mode = cycle_mode(sm)
     if mode not in EXECUTION_MODES:
         return
-    cid = sm.aw("Id")
-    if not cid or not CYCLE_ID_RE.match(cid):
-        return
-    head = project.head_state
-    if head is None or head.doc.conflicts or head.aw("Id") != cid:
-        return
-    head_mode = cycle_mode(head)
-    head_ws = workflow_state(head)
-    if head_mode not in ("STANDARD", "EXPEDITED") or head_ws is None or head_ws in TERMINAL_STATES:
+    cid, head_mode = _unfinished_at_head(project, sm)
+    if head_mode not in ("STANDARD", "EXPEDITED"):
         return
     if mode == head_mode or (head_mode, mode) == ("EXPEDITED", "STANDARD"):
         return
