@@ -13,7 +13,7 @@ from standards_lint.model.accessors import (
     state_of,
     workflow_state,
 )
-from standards_lint.model.route import OMITTED_STATES
+from standards_lint.model.route import ALLOWED_POLICIES, OMITTED_STATES
 from standards_lint.fixes.state import set_value_fix
 from standards_lint.rule import module_rules, report, rule
 
@@ -21,13 +21,6 @@ from standards_lint.rule import module_rules, report, rule
 # The forward tail that IMPLEMENTATION_REVIEWED replaces with
 # REVIEWING_IMPLEMENTATION -> AWAITING_USER_SIGNOFF.
 FULL_DELIVERABLE_TAIL = ("DOCUMENTING", "REVIEWING_FINAL", "SYNCHRONIZING")
-
-
-ALLOWED_POLICIES = {
-    "STANDARD": ("FULL_DELIVERABLE", "IMPLEMENTATION_REVIEWED"),
-    "EXPEDITED": ("NONE",),
-    "DOCUMENTATION": ("NONE",),
-}
 
 
 @rule(

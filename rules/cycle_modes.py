@@ -35,6 +35,7 @@ from standards_lint.model.accessors import (
 from standards_lint.fixes.handoff import unstarted_kind_fix
 from standards_lint.fixes.cadence import clear_pending_cadence_fix
 from standards_lint.fixes.state import set_value_fix
+from standards_lint.model.route import ENTRY_STATE
 
 STATE = ".standards/STATE.md"
 
@@ -49,7 +50,6 @@ FROM_REVIEWER_ON = (
     "SYNCHRONIZING",
     "AWAITING_USER_SIGNOFF",
 )
-INSTALLED_STATE = {"GREENFIELD": "SCOPING", "BROWNFIELD": "AUDITING"}
 
 
 # -- rules ---------------------------------------------------------------------
@@ -87,7 +87,7 @@ def unstarted_workflow_state(project):
     ws = workflow_state(sm)
     if pm is None or ws is None:
         return
-    expected = INSTALLED_STATE[pm]
+    expected = ENTRY_STATE[pm]
     if ws != expected:
         field = header_field(sm, "WorkflowState")
         yield report(
