@@ -13,14 +13,9 @@ from standards_lint.model.accessors import (
     state_of,
     workflow_state,
 )
-from standards_lint.model.route import ALLOWED_POLICIES, OMITTED_STATES
+from standards_lint.model.route import ALLOWED_POLICIES, FULL_DELIVERABLE_TAIL, OMITTED_STATES
 from standards_lint.fixes.state import set_value_fix
 from standards_lint.rule import module_rules, report, rule
-
-
-# The forward tail that IMPLEMENTATION_REVIEWED replaces with
-# REVIEWING_IMPLEMENTATION -> AWAITING_USER_SIGNOFF.
-FULL_DELIVERABLE_TAIL = ("DOCUMENTING", "REVIEWING_FINAL", "SYNCHRONIZING")
 
 
 @rule(
