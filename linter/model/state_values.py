@@ -122,8 +122,8 @@ def determined_value(st, label: str, name: str) -> Optional[str]:
 def declared_project_mode(project) -> Optional[str]:
     """``ProjectMode`` from MODE.md's header when it occurs once with a valid
     value (MODE.md without conflict markers), else None."""
-    doc = project.mode_doc
-    if doc is None or doc.header is None or project.conflicts(doc.path):
+    doc = unconflicted(project, project.mode_doc)
+    if doc is None or doc.header is None:
         return None
     found = doc.header.all_fields("ProjectMode")
     return found[0].value if len(found) == 1 and found[0].value in PROJECT_MODES else None
