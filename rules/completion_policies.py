@@ -11,6 +11,7 @@ from standards_lint.model.accessors import (
     frame_values,
     header_field,
     state_of,
+    unstarted_state,
     workflow_state,
 )
 from standards_lint.model.route import ALLOWED_POLICIES, FULL_DELIVERABLE_TAIL, OMITTED_STATES
@@ -137,8 +138,8 @@ policy preference" (protocol/user-decisions.md, Change completion policy).
     help="Set `CompletionPolicy` to `NONE` (no cycle has started), or restore the cycle's `Id`.",
 )
 def unstarted_policy(project):
-    sm = state_of(project)
-    if sm is None or sm.aw("Id") != "UNSET":
+    sm = unstarted_state(project)
+    if sm is None:
         return
     policy = completion_policy(sm)
     if policy in ("FULL_DELIVERABLE", "IMPLEMENTATION_REVIEWED"):

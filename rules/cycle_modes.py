@@ -29,6 +29,7 @@ from standards_lint.model.accessors import (
     project_mode,
     state_in_mode,
     state_of,
+    unstarted_state,
     valid,
     workflow_state,
 )
@@ -80,8 +81,8 @@ the real mistake.
     help="Set `WorkflowState` to the installed entry state, or restore the cycle's `Id`.",
 )
 def unstarted_workflow_state(project):
-    sm = state_of(project)
-    if sm is None or sm.aw("Id") != "UNSET":
+    sm = unstarted_state(project)
+    if sm is None:
         return
     pm = project_mode(project)
     ws = workflow_state(sm)
@@ -125,8 +126,8 @@ no fix: the other handoff fields would need review too.
     no_fix_reason="Unless the rest of the handoff is the installed one, the other handoff fields would need review too.",
 )
 def unstarted_handoff(project):
-    sm = state_of(project)
-    if sm is None or sm.aw("Id") != "UNSET":
+    sm = unstarted_state(project)
+    if sm is None:
         return
     kind = handoff_kind(sm)
     if kind is not None and kind != "INITIAL":

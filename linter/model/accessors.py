@@ -82,6 +82,15 @@ def state_in_mode(project, mode: str):
     return sm
 
 
+def unstarted_state(project):
+    """The STATE.md model when workflow rules apply and no cycle has started
+    (``Active Work.Id`` is ``UNSET``), else None."""
+    sm = state_of(project)
+    if sm is None or sm.aw("Id") != "UNSET":
+        return None
+    return sm
+
+
 def workflow_state(sm) -> Optional[str]:
     """``WorkflowState`` when it occurs once with a valid state, else None."""
     return valid(header_field(sm, "WorkflowState"), WORKFLOW_STATES)

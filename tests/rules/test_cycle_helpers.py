@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from standards_lint.fixes.state import failure_type_none_findings, omitted_state_findings, set_value_fix
-from standards_lint.model.accessors import aw_field, aw_values, ho_field, holds_value, state_in_mode
+from standards_lint.model.accessors import aw_field, aw_values, ho_field, holds_value, state_in_mode, unstarted_state
 from standards_lint.model.handoff import handoff_view
 from standards_lint.model.route import OMITTED_STATES
 from standards_lint.model.state_values import determined_from, handoff_step_end, state_model, unconflicted
@@ -95,6 +95,12 @@ def test_state_in_mode(tmp_path):
     project = _project(tmp_path, _state(mode="EXPEDITED", ws="DEVELOPING"))
     assert state_in_mode(project, "EXPEDITED") is project.state
     assert state_in_mode(project, "STANDARD") is None
+
+
+def test_unstarted_state(tmp_path):
+    installed = _project(tmp_path, CLEAN_STATE)
+    assert unstarted_state(installed) is installed.state
+    assert unstarted_state(_project(tmp_path, _state())) is None
 
 
 def test_set_value_fix_is_an_unsafe_edit_of_the_value(tmp_path):
