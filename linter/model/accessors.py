@@ -70,7 +70,7 @@ def aw_values(sm, *names) -> list:
     """The Active Work fields among *names* that occur once and hold a value
     other than ``NONE`` (what a field the cycle must keep ``NONE`` holds
     instead)."""
-    return [field for field in map(lambda name: aw_field(sm, name), names) if holds_value(field)]
+    return [field for field in (aw_field(sm, name) for name in names) if holds_value(field)]
 
 
 def state_in_mode(project, mode: str):

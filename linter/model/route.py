@@ -1,7 +1,8 @@
 """The cycle's route: the states each cycle mode's topology omits (PROTOCOL.md,
 Forward Transitions; Documentation Cycle Contract; protocol/expedited.md), the
-standard route's entry state per project mode and the completion policies
-each cycle mode allows."""
+standard route's entry state per project mode, the forward tail
+IMPLEMENTATION_REVIEWED omits and the completion policies each cycle mode
+allows."""
 
 from __future__ import annotations
 
