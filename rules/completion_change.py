@@ -7,7 +7,7 @@ from standards_lint.model.handoff import handoff_view, value_at
 from standards_lint.model.accessors import holds_value
 from standards_lint.rule import module_rules, report, rule
 from standards_lint.fixes.recovery import clear_flag_fix
-from standards_lint.fixes.state import failure_type_none_findings
+from standards_lint.fixes.handoff import failure_type_not_none
 
 
 # Change completion policy: the two state-changing routes.
@@ -186,7 +186,7 @@ def completion_change_failure_type(project):
     v = handoff_view(project)
     if v is None or v.kind != "COMPLETION_CHANGE":
         return
-    yield from failure_type_none_findings(v, "A COMPLETION_CHANGE handoff records FailureType NONE, not `{ft}`.")
+    yield from failure_type_not_none(v, f"A COMPLETION_CHANGE handoff records FailureType NONE, not `{v.ft}`.")
 
 
 standards_lint_rules = module_rules(globals())

@@ -47,17 +47,6 @@ def set_value_fix(field: Field, value: str, name: str, why: str = "") -> Fix:
     return replace(field.path, field.value_span, value, safe=False, description=f"Set {name} to {value}{why}")
 
 
-def failure_type_none_findings(v, message: str) -> Iterator[Diagnostic]:
-    """For a handoff whose kind routes no defect (the caller's *v*, a
-    :class:`~standards_lint.model.handoff.HandoffView`): a `FailureType` other
-    than NONE, reported at its value with *message* (``{ft}`` names the
-    value) and the unsafe fix to NONE."""
-    f = v.ft_f
-    if f is None or v.ft == "NONE":
-        return
-    yield report(at(f), message.format(ft=v.ft), fix=set_value_fix(f, "NONE", "Handoff.FailureType"))
-
-
 def omitted_state_findings(project, mode: str, message: str) -> Iterator[Diagnostic]:
     """SL300/SL301: a *mode* cycle (DOCUMENTATION or EXPEDITED) in a
     WorkflowState its topology omits, reported at WorkflowState with *message*

@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from standards_lint.fixes.state import failure_type_none_findings, omitted_state_findings, set_value_fix
-from standards_lint.model.accessors import aw_field, aw_values, ho_field, holds_value, state_in_mode, unstarted_state
-from standards_lint.model.handoff import handoff_view
+from standards_lint.fixes.state import omitted_state_findings, set_value_fix
+from standards_lint.model.accessors import aw_field, aw_values, holds_value, state_in_mode, unstarted_state
 from standards_lint.model.route import OMITTED_STATES
 from standards_lint.model.state_values import determined_from, handoff_step_end, state_model, unconflicted
 from standards_lint.project import Project
@@ -127,18 +126,3 @@ def test_omitted_state_findings(tmp_path, mode):
     kept = _project(tmp_path, _state(ws="AWAITING_USER_SIGNOFF", mode=mode))
     assert list(omitted_state_findings(kept, mode, "{ws}")) == []
 
-
-@pytest.mark.parametrize(("failure_type", "found"), [("VERIFICATION", True), ("NONE", False)])
-def test_failure_type_none_findings(tmp_path, failure_type, found):
-    state = _state(ws="DOCUMENTING", kind="COMPLETION_CHANGE", frm="AWAITING_USER_SIGNOFF")
-    state = state.replace("`FailureType`: `NONE`", f"`FailureType`: `{failure_type}`")
-    project = _project(tmp_path, state)
-    findings = list(failure_type_none_findings(handoff_view(project), "not `{ft}`"))
-    if not found:
-        assert findings == []
-        return
-    [finding] = findings
-    field = ho_field(project.state, "FailureType")
-    assert (finding.path, finding.span, finding.message) == (field.path, field.value_span, "not `VERIFICATION`")
-    assert (finding.fix.applicability, finding.fix.description) == ("unsafe", "Set Handoff.FailureType to NONE")
-    assert [e.replacement for e in finding.fix.edits] == ["NONE"]
