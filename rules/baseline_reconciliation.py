@@ -4,7 +4,7 @@ and one `Request` per entry."""
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Optional, Union
 
 from standards_lint.ast import Field, ListItem
 from standards_lint.findings import Edit, Fix
@@ -35,10 +35,15 @@ def _entries(st, f: Field) -> list[tuple[ListItem, list[Field]]]:
     return out
 
 
+def _line_bounds(text: str, start: int, end: int) -> tuple[int, int]:
+    """Where the line holding *start* begins and the line holding *end* ends
+    (its line break, or the end of the text)."""
+    le = text.find("\n", end)
+    return text.rfind("\n", 0, start) + 1, len(text) if le == -1 else le
+
+
 def _own_line(text: str, f: Field) -> bool:
-    ls = text.rfind("\n", 0, f.span.start) + 1
-    le = text.find("\n", f.span.end)
-    le = len(text) if le == -1 else le
+    ls, le = _line_bounds(text, f.span.start, f.span.end)
     return not text[ls:f.span.start].strip() and not text[f.span.end:le].strip()
 
 
@@ -127,8 +132,7 @@ def _initial_baseline_fix(st, aw) -> Optional[Fix]:
         return None
     text = st.doc.text
     last = max(f.span.end for f in aw.fields)
-    eol = text.find("\n", last)
-    eol = len(text) if eol == -1 else eol
+    eol = _line_bounds(text, last, last)[1]
     if text[eol - 1:eol] == "\r":
         eol -= 1
     nl = "\r\n" if "\r\n" in text else "\n"
@@ -197,16 +201,10 @@ def _repeated_none_fix(st, found) -> Optional[Fix]:
     text = st.doc.text
     edits = []
     for f in found[1:]:
-        if _own_line(text, f):
-            ls = text.rfind("\n", 0, f.span.start) + 1
-            le = text.find("\n", f.span.end)
-            edits.append((ls, len(text) if le == -1 else le + 1))
-        else:
-            edits.append(remove_field_span(text, f))
+        lines = _item_lines(text, f)
+        edits.append(lines if lines is not None else remove_field_span(text, f))
     first = found[0]
-    ls = text.rfind("\n", 0, first.span.start) + 1
-    le = text.find("\n", first.span.end)
-    le = len(text) if le == -1 else le
+    ls, le = _line_bounds(text, first.span.start, first.span.end)
     rest = "".join(ch for i, ch in enumerate(text[ls:le], ls)
                    if not (first.span.start <= i < first.span.end) and not any(a <= i < b for a, b in edits))
     if rest.strip():
@@ -285,15 +283,13 @@ def baseline_entry_incomplete(project):
                          fix=_empty_entry_fix(st, entries, item) or _partial_copy_fix(st, entries, item, fields))
 
 
-def _item_lines(text: str, item: ListItem) -> Optional[tuple[int, int]]:
+def _item_lines(text: str, item: Union[ListItem, Field]) -> Optional[tuple[int, int]]:
     """The whole lines of *item* with their line ending, when nothing else
     shares them."""
-    ls = text.rfind("\n", 0, item.span.start) + 1
-    le = text.find("\n", item.span.end)
-    le = len(text) if le == -1 else le + 1
+    ls, le = _line_bounds(text, item.span.start, item.span.end)
     if text[ls:item.span.start].strip() or text[item.span.end:le].strip():
         return None
-    return ls, le
+    return ls, min(le + 1, len(text))
 
 
 def _is_empty_entry(item: ListItem) -> bool:
@@ -459,12 +455,11 @@ def baseline_duplicate_source(project):
         # hold what the first lacks.
         same = " ".join(req.value.split()) == first_request[src.value]
         start = item.span.start
-        line_start = text.rfind("\n", 0, start) + 1
+        end = max([item.span.end] + [f.span.end for f in item.fields])
+        line_start, line_end = _line_bounds(text, start, end)
         if not text[line_start:start].strip():
             start = line_start
-        end = max([item.span.end] + [f.span.end for f in item.fields])
-        nl = text.find("\n", end)
-        end = len(text) if nl == -1 else nl + 1
+        end = min(line_end + 1, len(text))
         fix = Fix((Edit(STATE_PATH, start, end, ""),), "safe" if same else "unsafe",
                   "Remove the repeated entry" if same else "Remove the repeated entry (its Request differs)")
         yield report((STATE_PATH, src.value_span),

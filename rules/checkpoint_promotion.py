@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from standards_lint.model.accessors import holds_value
 from standards_lint.model.handoff import handoff_view, value_at
 from standards_lint.rule import module_rules, report, rule
 
@@ -129,7 +130,7 @@ def promote_reason(project):
     if v is None or v.kind != "PROMOTE":
         return
     f = v.aw_f("PromotionReason")
-    if f is None or f.value.strip() and f.value != "NONE":
+    if f is None or holds_value(f):
         return
     yield report(
         value_at(f),

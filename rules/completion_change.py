@@ -4,8 +4,10 @@ policy): its route, its reason, no failure type, and recovery inactive."""
 from __future__ import annotations
 
 from standards_lint.model.handoff import handoff_view, value_at
-from standards_lint.rule import module_rules, replace, report, rule
+from standards_lint.model.accessors import holds_value
+from standards_lint.rule import module_rules, report, rule
 from standards_lint.fixes.recovery import clear_flag_fix
+from standards_lint.fixes.handoff import failure_type_not_none
 
 
 # Change completion policy: the two state-changing routes.
@@ -149,7 +151,7 @@ def completion_change_reason(project):
     if v is None or v.kind != "COMPLETION_CHANGE":
         return
     f = v.reason_f
-    if f is None or f.value.strip() and f.value != "NONE":
+    if f is None or holds_value(f):
         return
     yield report(
         value_at(f),
@@ -184,14 +186,7 @@ def completion_change_failure_type(project):
     v = handoff_view(project)
     if v is None or v.kind != "COMPLETION_CHANGE":
         return
-    f = v.ft_f
-    if f is None or v.ft == "NONE":
-        return
-    yield report(
-        value_at(f),
-        f"A COMPLETION_CHANGE handoff records FailureType NONE, not `{v.ft}`.",
-        fix=replace(f.path, f.value_span, "NONE", safe=False, description="Set Handoff.FailureType to NONE"),
-    )
+    yield from failure_type_not_none(v, f"A COMPLETION_CHANGE handoff records FailureType NONE, not `{v.ft}`.")
 
 
 standards_lint_rules = module_rules(globals())

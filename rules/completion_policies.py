@@ -11,22 +11,12 @@ from standards_lint.model.accessors import (
     frame_values,
     header_field,
     state_of,
+    unstarted_state,
     workflow_state,
 )
-from standards_lint.model.route import DOCUMENTATION_OMITTED, EXPEDITED_OMITTED
-from standards_lint.rule import module_rules, replace, report, rule
-
-
-# The forward tail that IMPLEMENTATION_REVIEWED replaces with
-# REVIEWING_IMPLEMENTATION -> AWAITING_USER_SIGNOFF.
-FULL_DELIVERABLE_TAIL = ("DOCUMENTING", "REVIEWING_FINAL", "SYNCHRONIZING")
-
-
-ALLOWED_POLICIES = {
-    "STANDARD": ("FULL_DELIVERABLE", "IMPLEMENTATION_REVIEWED"),
-    "EXPEDITED": ("NONE",),
-    "DOCUMENTATION": ("NONE",),
-}
+from standards_lint.model.route import ALLOWED_POLICIES, FULL_DELIVERABLE_TAIL, OMITTED_STATES
+from standards_lint.fixes.state import set_value_fix
+from standards_lint.rule import module_rules, report, rule
 
 
 @rule(
@@ -114,9 +104,8 @@ def policy_mode_mismatch(project):
         fix = None
     else:
         expected = "NONE"
-        fix = replace(field.path, field.value_span, "NONE", safe=False, description="Set CompletionPolicy to NONE")
-        omitted = EXPEDITED_OMITTED if mode == "EXPEDITED" else DOCUMENTATION_OMITTED
-        if workflow_state(sm) in omitted:
+        fix = set_value_fix(field, "NONE", "CompletionPolicy")
+        if workflow_state(sm) in OMITTED_STATES[mode]:
             fix = None  # the state is not the mode's either (SL300/SL301): CycleMode may be the wrong one
     yield report(
         at(field),
@@ -149,8 +138,8 @@ policy preference" (protocol/user-decisions.md, Change completion policy).
     help="Set `CompletionPolicy` to `NONE` (no cycle has started), or restore the cycle's `Id`.",
 )
 def unstarted_policy(project):
-    sm = state_of(project)
-    if sm is None or sm.aw("Id") != "UNSET":
+    sm = unstarted_state(project)
+    if sm is None:
         return
     policy = completion_policy(sm)
     if policy in ("FULL_DELIVERABLE", "IMPLEMENTATION_REVIEWED"):
@@ -159,7 +148,7 @@ def unstarted_policy(project):
             at(field),
             f"No cycle has started (Active Work.Id is UNSET), so Active Work.CompletionPolicy must be NONE, "
             f"not {policy}; a policy is chosen only when a cycle starts.",
-            fix=replace(field.path, field.value_span, "NONE", safe=False, description="Set CompletionPolicy to NONE"),
+            fix=set_value_fix(field, "NONE", "CompletionPolicy"),
         )
 
 

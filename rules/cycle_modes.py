@@ -10,14 +10,16 @@ missing, repeated or invalid is left to the STATE.md structure rules.
 
 from __future__ import annotations
 
+from typing import Optional
+
 from standards_lint.protocol import CYCLE_ID_RE, TERMINAL_STATES
 from standards_lint.holding import holding
-from standards_lint.rule import module_rules, replace, report, rule
+from standards_lint.rule import module_rules, report, rule
 from standards_lint.model.accessors import (
     CADENCES,
     EXECUTION_MODES,
     at,
-    aw_field,
+    aw_values,
     cycle_mode,
     frame_values,
     handoff_kind,
@@ -25,12 +27,16 @@ from standards_lint.model.accessors import (
     ho_field,
     pending_cadence,
     project_mode,
+    state_in_mode,
     state_of,
+    unstarted_state,
     valid,
     workflow_state,
 )
 from standards_lint.fixes.handoff import unstarted_kind_fix
 from standards_lint.fixes.cadence import clear_pending_cadence_fix
+from standards_lint.fixes.state import set_value_fix
+from standards_lint.model.route import ENTRY_STATE
 
 STATE = ".standards/STATE.md"
 
@@ -45,7 +51,6 @@ FROM_REVIEWER_ON = (
     "SYNCHRONIZING",
     "AWAITING_USER_SIGNOFF",
 )
-INSTALLED_STATE = {"GREENFIELD": "SCOPING", "BROWNFIELD": "AUDITING"}
 
 
 # -- rules ---------------------------------------------------------------------
@@ -76,21 +81,21 @@ the real mistake.
     help="Set `WorkflowState` to the installed entry state, or restore the cycle's `Id`.",
 )
 def unstarted_workflow_state(project):
-    sm = state_of(project)
-    if sm is None or sm.aw("Id") != "UNSET":
+    sm = unstarted_state(project)
+    if sm is None:
         return
     pm = project_mode(project)
     ws = workflow_state(sm)
     if pm is None or ws is None:
         return
-    expected = INSTALLED_STATE[pm]
+    expected = ENTRY_STATE[pm]
     if ws != expected:
         field = header_field(sm, "WorkflowState")
         yield report(
             at(field),
             f"No cycle has started (Active Work.Id is UNSET), so WorkflowState must still be {expected}, "
             f"the installed {pm} state, not {ws}.",
-            fix=replace(field.path, field.value_span, expected, safe=False, description=f"Set WorkflowState to {expected}"),
+            fix=set_value_fix(field, expected, "WorkflowState"),
         )
 
 
@@ -121,8 +126,8 @@ no fix: the other handoff fields would need review too.
     no_fix_reason="Unless the rest of the handoff is the installed one, the other handoff fields would need review too.",
 )
 def unstarted_handoff(project):
-    sm = state_of(project)
-    if sm is None or sm.aw("Id") != "UNSET":
+    sm = unstarted_state(project)
+    if sm is None:
         return
     kind = handoff_kind(sm)
     if kind is not None and kind != "INITIAL":
@@ -231,11 +236,10 @@ user decision.
     no_fix_reason="The reason records a needed guarantee that calls for a user decision.",
 )
 def documentation_promotion(project):
-    sm = state_of(project)
-    if sm is None or cycle_mode(sm) != "DOCUMENTATION":
+    sm = state_in_mode(project, "DOCUMENTATION")
+    if sm is None:
         return
-    field = aw_field(sm, "PromotionReason")
-    if field is not None and field.value.strip() and field.value != "NONE":
+    for field in aw_values(sm, "PromotionReason"):
         yield report(
             at(field),
             "A DOCUMENTATION cycle keeps Active Work.PromotionReason NONE; it cannot be promoted in place. "
@@ -286,8 +290,8 @@ sign-off readiness.
     help="Clear the pending cadence intent (`PendingVerificationCadence`: `NONE`).",
 )
 def stale_cadence(project):
-    sm = state_of(project)
-    if sm is None or cycle_mode(sm) != "STANDARD":
+    sm = state_in_mode(project, "STANDARD")
+    if sm is None:
         return
     cadence = pending_cadence(sm)
     ws = workflow_state(sm)
@@ -308,6 +312,22 @@ def stale_cadence(project):
         f"Clear pending cadence intent ({cadence}): in {ws} no implementation or increment scheduling "
         "remains before Reviewer.",
     )
+
+
+def _unfinished_at_head(project, sm) -> tuple[Optional[str], Optional[str]]:
+    """(Active Work.Id, the last commit's CycleMode) when the Id is a cycle ID
+    that the committed STATE.md holds unfinished (a valid, non-terminal
+    WorkflowState), else (None, None)."""
+    cid = sm.aw("Id")
+    if not cid or not CYCLE_ID_RE.match(cid):
+        return None, None
+    head = project.head_state
+    if head is None or head.doc.conflicts or head.aw("Id") != cid:
+        return None, None
+    head_ws = workflow_state(head)
+    if head_ws is None or head_ws in TERMINAL_STATES:
+        return None, None
+    return cid, cycle_mode(head)
 
 
 @rule(
@@ -342,16 +362,8 @@ def documentation_converted(project):
     mode = cycle_mode(sm)
     if mode not in ("STANDARD", "EXPEDITED"):
         return
-    cid = sm.aw("Id")
-    if not cid or not CYCLE_ID_RE.match(cid):
-        return
-    head = project.head_state
-    if head is None or head.doc.conflicts:
-        return
-    if cycle_mode(head) != "DOCUMENTATION" or head.aw("Id") != cid:
-        return
-    head_ws = workflow_state(head)
-    if head_ws is None or head_ws in TERMINAL_STATES:
+    cid, head_mode = _unfinished_at_head(project, sm)
+    if head_mode != "DOCUMENTATION":
         return
     yield report(
         at(header_field(sm, "CycleMode")),
@@ -394,15 +406,8 @@ def cycle_mode_changed(project):
     mode = cycle_mode(sm)
     if mode not in EXECUTION_MODES:
         return
-    cid = sm.aw("Id")
-    if not cid or not CYCLE_ID_RE.match(cid):
-        return
-    head = project.head_state
-    if head is None or head.doc.conflicts or head.aw("Id") != cid:
-        return
-    head_mode = cycle_mode(head)
-    head_ws = workflow_state(head)
-    if head_mode not in ("STANDARD", "EXPEDITED") or head_ws is None or head_ws in TERMINAL_STATES:
+    cid, head_mode = _unfinished_at_head(project, sm)
+    if head_mode not in ("STANDARD", "EXPEDITED"):
         return
     if mode == head_mode or (head_mode, mode) == ("EXPEDITED", "STANDARD"):
         return

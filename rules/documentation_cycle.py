@@ -5,21 +5,19 @@ cadence or development, and leaves no obligations to its omitted owners."""
 from __future__ import annotations
 
 from standards_lint.fixes.cadence import clear_pending_cadence_fix
-from standards_lint.fixes.handoff import forward_state_fix
+from standards_lint.fixes.state import omitted_state_findings, set_value_fix
 from standards_lint.model.accessors import (
     CADENCES,
     at,
-    aw_field,
-    cycle_mode,
+    aw_values,
     handoff_kind,
     header_field,
     pending_cadence,
-    state_of,
+    state_in_mode,
     workflow_state,
 )
-from standards_lint.model.route import DOCUMENTATION_OMITTED
 from standards_lint.protocol import CYCLE_ID_RE, TERMINAL_STATES
-from standards_lint.rule import module_rules, replace, report, rule
+from standards_lint.rule import module_rules, report, rule
 
 
 @rule(
@@ -50,18 +48,13 @@ step from `Handoff.From` (see SL410). Otherwise no fix.
     no_fix_reason="Unless a FORWARD from an included state determines the step, the way out is a user decision recorded in `Active Work.BlockedOn`, or a legal route back to an included state.",
 )
 def documentation_omitted_state(project):
-    sm = state_of(project)
-    if sm is None or cycle_mode(sm) != "DOCUMENTATION":
-        return
-    ws = workflow_state(sm)
-    if ws in DOCUMENTATION_OMITTED:
-        yield report(
-            at(header_field(sm, "WorkflowState")),
-            f"WorkflowState {ws} is not part of a DOCUMENTATION cycle, which omits Development, "
-            "Testing and Implementation Review; stay on AUDITING -> SCOPING -> ARCHITECTING -> DOCUMENTING "
-            "-> REVIEWING_FINAL -> SYNCHRONIZING -> AWAITING_USER_SIGNOFF.",
-            forward_state_fix(project),
-        )
+    yield from omitted_state_findings(
+        project,
+        "DOCUMENTATION",
+        "WorkflowState {ws} is not part of a DOCUMENTATION cycle, which omits Development, "
+        "Testing and Implementation Review; stay on AUDITING -> SCOPING -> ARCHITECTING -> DOCUMENTING "
+        "-> REVIEWING_FINAL -> SYNCHRONIZING -> AWAITING_USER_SIGNOFF.",
+    )
 
 
 @rule(
@@ -92,8 +85,8 @@ from a terminal state (the user's decision), no fix.
     no_fix_reason="Once the cycle has records or paths, which state the work is really in needs the cycle's history.",
 )
 def documentation_entry(project):
-    sm = state_of(project)
-    if sm is None or cycle_mode(sm) != "DOCUMENTATION":
+    sm = state_in_mode(project, "DOCUMENTATION")
+    if sm is None:
         return
     kind = handoff_kind(sm)
     ws = workflow_state(sm)
@@ -121,8 +114,7 @@ def _untouched_start_fix(project, sm, ws):
         return None
     if project.records_of(cid):
         return None
-    return replace(field.path, field.value_span, "AUDITING", safe=False,
-                   description="Set WorkflowState to AUDITING: the DOCUMENTATION cycle has only started")
+    return set_value_fix(field, "AUDITING", "WorkflowState", ": the DOCUMENTATION cycle has only started")
 
 
 @rule(
@@ -149,8 +141,8 @@ effect in this cycle.
     help="Set `PendingVerificationCadence` to `NONE`.",
 )
 def documentation_cadence(project):
-    sm = state_of(project)
-    if sm is None or cycle_mode(sm) != "DOCUMENTATION":
+    sm = state_in_mode(project, "DOCUMENTATION")
+    if sm is None:
         return
     cadence = pending_cadence(sm)
     if cadence in CADENCES:
@@ -183,11 +175,10 @@ Documentation Cycle Contract: do "not fabricate current-cycle records".
     no_fix_reason="A development record may exist and needs a decision.",
 )
 def documentation_development(project):
-    sm = state_of(project)
-    if sm is None or cycle_mode(sm) != "DOCUMENTATION":
+    sm = state_in_mode(project, "DOCUMENTATION")
+    if sm is None:
         return
-    field = aw_field(sm, "Development")
-    if field is not None and field.value.strip() and field.value != "NONE":
+    for field in aw_values(sm, "Development"):
         yield report(
             at(field),
             f"A DOCUMENTATION cycle keeps Active Work.Development NONE, not `{field.value}`; development "
@@ -220,8 +211,8 @@ decision instead."
     no_fix_reason="The corrective work must be preserved elsewhere first.",
 )
 def documentation_obligations(project):
-    sm = state_of(project)
-    if sm is None or cycle_mode(sm) != "DOCUMENTATION" or sm.obligations is None:
+    sm = state_in_mode(project, "DOCUMENTATION")
+    if sm is None or sm.obligations is None:
         return
     active = sm.one(sm.obligations, "Active")
     entries = sm.obligation_entries

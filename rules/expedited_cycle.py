@@ -4,18 +4,15 @@ and verifies after implementation."""
 
 from __future__ import annotations
 
-from standards_lint.fixes.handoff import forward_state_fix
+from standards_lint.fixes.state import omitted_state_findings
 from standards_lint.model.accessors import (
     at,
     aw_field,
+    aw_values,
     baseline_status,
-    cycle_mode,
-    header_field,
     pending_cadence,
-    state_of,
-    workflow_state,
+    state_in_mode,
 )
-from standards_lint.model.route import EXPEDITED_OMITTED
 from standards_lint.rule import module_rules, report, rule
 
 
@@ -47,17 +44,12 @@ Otherwise no fix: promotion changes several fields and needs a reason.
     no_fix_reason="Unless a FORWARD from an expedited state determines the step, promotion changes several fields and needs a reason.",
 )
 def expedited_omitted_state(project):
-    sm = state_of(project)
-    if sm is None or cycle_mode(sm) != "EXPEDITED":
-        return
-    ws = workflow_state(sm)
-    if ws in EXPEDITED_OMITTED:
-        yield report(
-            at(header_field(sm, "WorkflowState")),
-            f"WorkflowState {ws} is not part of an EXPEDITED cycle (DEVELOPING -> REVIEWING_IMPLEMENTATION "
-            "-> AWAITING_USER_SIGNOFF). Promote the cycle to STANDARD before work that needs an omitted role.",
-            forward_state_fix(project),
-        )
+    yield from omitted_state_findings(
+        project,
+        "EXPEDITED",
+        "WorkflowState {ws} is not part of an EXPEDITED cycle (DEVELOPING -> REVIEWING_IMPLEMENTATION "
+        "-> AWAITING_USER_SIGNOFF). Promote the cycle to STANDARD before work that needs an omitted role.",
+    )
 
 
 @rule(
@@ -82,17 +74,15 @@ promotion later causes their owners to create them."
     no_fix_reason="The paths may mean the cycle needs promotion.",
 )
 def expedited_scope(project):
-    sm = state_of(project)
-    if sm is None or cycle_mode(sm) != "EXPEDITED":
+    sm = state_in_mode(project, "EXPEDITED")
+    if sm is None:
         return
-    for name in ("Scope", "Architecture"):
-        field = aw_field(sm, name)
-        if field is not None and field.value.strip() and field.value != "NONE":
-            yield report(
-                at(field),
-                f"An EXPEDITED cycle keeps Active Work.Scope and Active Work.Architecture as NONE; "
-                f"{name} is `{field.value}`. Promote the cycle if it needs formal scope or architecture.",
-            )
+    for field in aw_values(sm, "Scope", "Architecture"):
+        yield report(
+            at(field),
+            f"An EXPEDITED cycle keeps Active Work.Scope and Active Work.Architecture as NONE; "
+            f"{field.name} is `{field.value}`. Promote the cycle if it needs formal scope or architecture.",
+        )
 
 
 @rule(
@@ -118,8 +108,8 @@ status that needs Auditor-owned context".
     no_fix_reason="The reconciliation obligations must be carried to another cycle, which the user decides.",
 )
 def expedited_baseline(project):
-    sm = state_of(project)
-    if sm is None or cycle_mode(sm) != "EXPEDITED":
+    sm = state_in_mode(project, "EXPEDITED")
+    if sm is None:
         return
     if baseline_status(sm) == "LIST":
         yield report(
@@ -152,8 +142,8 @@ promotion". An expedited cycle therefore never holds it.
     no_fix_reason="Promotion is the protocol's answer.",
 )
 def expedited_incremental(project):
-    sm = state_of(project)
-    if sm is None or cycle_mode(sm) != "EXPEDITED":
+    sm = state_in_mode(project, "EXPEDITED")
+    if sm is None:
         return
     if pending_cadence(sm) == "INCREMENTAL":
         yield report(

@@ -12,16 +12,14 @@ from typing import Optional
 from standards_lint.protocol import PROJECT_MODES
 from standards_lint.rule import field_removal, module_rules, report, rule
 from standards_lint.fixes.spelling import meant_value
+from standards_lint.model.state_values import unconflicted
 
 MODE_PATH = ".standards/MODE.md"
 TITLE = "S.T.A.N.D.A.R.D.S. Project Mode"
 
 
 def _mode_doc(project):
-    doc = project.mode_doc
-    if doc is None or project.conflicts(doc.path):
-        return None
-    return doc
+    return unconflicted(project, project.mode_doc)
 
 
 def _mode_fields(doc):
@@ -39,8 +37,8 @@ def inferred_project_mode(project) -> Optional[str]:
       `AUDITING`";
     - `BROWNFIELD` in the last commit's MODE.md: "The mode never reverts"."""
     seen = set()
-    st = project.state
-    if st is not None and not project.conflicts(st.path):
+    st = unconflicted(project, project.state)
+    if st is not None:
         for name in ("CycleMode", "PendingCycleMode"):
             if st.value(st.header, name) in ("EXPEDITED", "DOCUMENTATION"):
                 seen.add("BROWNFIELD")
@@ -58,10 +56,13 @@ def inferred_project_mode(project) -> Optional[str]:
     return seen.pop() if len(seen) == 1 else None
 
 
-def _set_mode_fix(doc, mode: str, field=None):
-    """Write `ProjectMode`: *mode* in place of *field*, or after the title."""
+def _set_mode_fix(doc, mode: Optional[str], field=None):
+    """Write `ProjectMode`: *mode* in place of *field*, or after the title;
+    None when no mode is known."""
     from standards_lint.findings import Edit, Fix
 
+    if not mode:
+        return None
     text = doc.text
     line = f"`ProjectMode`: `{mode}`"
     if field is not None:
@@ -124,7 +125,7 @@ def project_mode_missing(project):
         mode = inferred_project_mode(project)
         yield report(doc.title or MODE_PATH,
                      "MODE.md has no `ProjectMode`; it must hold `` `ProjectMode`: `GREENFIELD` `` or "
-                     "`` `ProjectMode`: `BROWNFIELD` ``.", _set_mode_fix(doc, mode) if mode else None)
+                     "`` `ProjectMode`: `BROWNFIELD` ``.", _set_mode_fix(doc, mode))
         return
     if len(found) > 1:
         values = list(dict.fromkeys(f.value for f in found))
@@ -143,7 +144,7 @@ def project_mode_missing(project):
     if not found[0].value.strip():
         mode = inferred_project_mode(project)
         yield report(found[0], "MODE.md `ProjectMode` is empty; it must be GREENFIELD or BROWNFIELD.",
-                     _set_mode_fix(doc, mode, found[0]) if mode else None)
+                     _set_mode_fix(doc, mode, found[0]))
 
 
 @rule(

@@ -53,6 +53,15 @@ def runtime_file_missing(project):
 from standards_lint.project import CONFLICT_FILES, MARKER_RUNS  # noqa: E402
 
 
+def _first_conflict(project, rel: str, advice: str):
+    """The finding at the first merge-conflict marker of *rel*, if any."""
+    for marker in project.conflicts(rel):
+        yield report(
+            marker,
+            f"has an unresolved merge conflict (`{marker.text}` on line {marker.span.line}). {advice}",
+        )
+        return
+
 
 @rule(
     code="SL110",
@@ -82,15 +91,8 @@ For STATE.md the user resolves it "by keeping exactly one cycle".
 )
 def merge_conflict(project):
     for rel in CONFLICT_FILES:
-        for marker in project.conflicts(rel):
-            number, body = marker.span.line, marker.text
-            suffix = " by keeping exactly one cycle" if rel == ".standards/STATE.md" else ""
-            yield report(
-                marker,
-                f"has an unresolved merge conflict (`{body}` on line {number}). "
-                f"Stop and ask the user to resolve it{suffix}.",
-            )
-            break
+        suffix = " by keeping exactly one cycle" if rel == ".standards/STATE.md" else ""
+        yield from _first_conflict(project, rel, f"Stop and ask the user to resolve it{suffix}.")
 
 
 @rule(
@@ -131,14 +133,9 @@ def record_merge_conflict(project):
         # Only a file that could hold a marker is parsed for one.
         if text is None or not any(h in text for h in MARKER_RUNS):
             continue
-        for marker in project.conflicts(rel):
-            number, body = marker.span.line, marker.text
-            yield report(
-                marker,
-                f"has an unresolved merge conflict (`{body}` on line {number}). "
-                "Stop and ask the user to resolve it; never resolve it by choosing a side.",
-            )
-            break
+        yield from _first_conflict(
+            project, rel, "Stop and ask the user to resolve it; never resolve it by choosing a side."
+        )
 
 
 standards_lint_rules = module_rules(globals())

@@ -10,7 +10,7 @@ from __future__ import annotations
 from standards_lint.rule import module_rules, report, rule
 from standards_lint.model.accessors import (
     at,
-    aw_field,
+    aw_values,
     baseline_status,
     completion_policy,
     cycle_mode,
@@ -176,8 +176,7 @@ def signoff_blocked(project):
     sm = state_of(project)
     if sm is None or workflow_state(sm) != "AWAITING_USER_SIGNOFF":
         return
-    field = aw_field(sm, "BlockedOn")
-    if field is not None and field.value.strip() and field.value != "NONE":
+    for field in aw_values(sm, "BlockedOn"):
         yield report(
             at(field),
             f"AWAITING_USER_SIGNOFF requires Active Work.BlockedOn NONE; the blocking question "

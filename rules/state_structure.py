@@ -38,7 +38,7 @@ from standards_lint.model.state_values import (
     declared_project_mode,
     determined_from,
     determined_value,
-    forward_steps,
+    handoff_step_end,
     is_inactive,
     only_value,
     state_fields,
@@ -48,6 +48,7 @@ from standards_lint.model.state_values import (
 )
 from standards_lint.model.record_provenance import placement
 from standards_lint.model.cycle_ids import path_id
+from standards_lint.model.route import ALLOWED_POLICIES, ENTRY_STATE
 
 TITLE = "S.T.A.N.D.A.R.D.S. Workflow State"
 
@@ -115,8 +116,7 @@ def _only_allowed(st, label: str, name: str, values) -> Optional[str]:
     if (label, name) != ("Active Work", "CompletionPolicy"):
         return None
     mode = state_value(st, st.header, "CycleMode")
-    allowed = {"STANDARD": ("FULL_DELIVERABLE", "IMPLEMENTATION_REVIEWED"),
-               "EXPEDITED": ("NONE",), "DOCUMENTATION": ("NONE",)}.get(mode or "")
+    allowed = ALLOWED_POLICIES.get(mode or "")
     if allowed is None:
         return None
     return only_value(v for v in values if v in allowed)
@@ -160,18 +160,7 @@ def determined_state(project, st) -> Optional[str]:
     state after `Handoff.From` on the cycle's route."""
     ho = st.section("Handoff")
     kind, frm = state_value(st, ho, "Kind"), state_value(st, ho, "From")
-    if frm not in WORKFLOW_STATES:
-        return None
-    if kind == "SIGNOFF":
-        return "SIGNED_OFF" if frm == "AWAITING_USER_SIGNOFF" else None
-    if kind == "CHECKPOINT":
-        if state_value(st, st.header, "CycleMode") != "STANDARD":
-            return None
-        return {"TESTING": "DEVELOPING", "DEVELOPING": "TESTING"}.get(frm)
-    if kind == "FORWARD":
-        steps = forward_steps(project, st)
-        return only_value(b for a, b in steps if a == frm) if steps else None
-    return None
+    return handoff_step_end(project, st, kind, frm, after=True)
 
 
 def _start_state(project, st) -> Optional[str]:
@@ -189,7 +178,7 @@ def _start_state(project, st) -> Optional[str]:
     cid = state_value(st, aw, "Id")
     if cid == "UNSET" and kind == "INITIAL":
         # Installation: "`SCOPING` for `GREENFIELD`, `AUDITING` for `BROWNFIELD`".
-        return {"GREENFIELD": "SCOPING", "BROWNFIELD": "AUDITING"}.get(declared_project_mode(project) or "")
+        return ENTRY_STATE.get(declared_project_mode(project) or "")
     if cid in (None, "UNSET", "NONE"):
         return None
     base = state_fields(st, aw, "BaselineReconciliation")
@@ -203,7 +192,7 @@ def _start_state(project, st) -> Optional[str]:
     if mode == "EXPEDITED":
         return "DEVELOPING"
     if mode == "STANDARD":
-        return {"GREENFIELD": "SCOPING", "BROWNFIELD": "AUDITING"}.get(declared_project_mode(project) or "")
+        return ENTRY_STATE.get(declared_project_mode(project) or "")
     return None
 
 
@@ -278,6 +267,20 @@ def _record_value(project, label: str, name: str) -> Optional[str]:
     if rec is None or any(b.artifact == art for b, _h in seconds):
         return None
     return rec.path
+
+
+def _absent_value(project, st, label: str, name: str) -> tuple[Optional[str], str]:
+    """(value, applicability) for a missing or empty field: what the rest of
+    STATE.md or this cycle's one record determines (safe), else the value a
+    started cycle initializes (unsafe), else what the handoff determines
+    (unsafe); (None, "unsafe") when nothing does."""
+    value = determined_value(st, label, name) or _record_value(project, label, name)
+    if value is not None:
+        return value, "safe"
+    value, applicability = _initial_value(st, label, name)
+    if value is not None:
+        return value, applicability
+    return _handoff_determined(project, st, label, name), "unsafe"
 
 
 # -- SL200 ----------------------------------------------------------------------
@@ -488,12 +491,7 @@ def state_field_missing(project):
             q = _qualified(label, name)
             if not found:
                 fix = None
-                value = determined_value(st, label, name) or _record_value(project, label, name)
-                applicability = "safe"
-                if value is None:
-                    value, applicability = _initial_value(st, label, name)
-                if value is None:
-                    value, applicability = _handoff_determined(project, st, label, name), "unsafe"
+                value, applicability = _absent_value(project, st, label, name)
                 at = _insert_after_last(st, container, wanted[label], text)
                 insert = f" `{name}`: `{value}`"
                 if at is None and container.heading is not None and not container.fields:
@@ -524,16 +522,10 @@ def state_field_missing(project):
                 continue
             for f in found:
                 if not f.value.strip():
-                    value = determined_value(st, label, name) or _record_value(project, label, name)
-                    safe = True
-                    if value is None:
-                        value, applicability = _initial_value(st, label, name)
-                        safe = applicability == "safe"
-                    if value is None:
-                        value, safe = _handoff_determined(project, st, label, name), False
+                    value, applicability = _absent_value(project, st, label, name)
                     fix = None
                     if value is not None and len(found) == 1:
-                        fix = replace(STATE_PATH, f.span, f"`{name}`: `{value}`", safe=safe,
+                        fix = replace(STATE_PATH, f.span, f"`{name}`: `{value}`", safe=applicability == "safe",
                                       description=f"Set `{name}` to `{value}`")
                     yield report((STATE_PATH, f.span), f"{q} is empty; it needs a value.", fix=fix)
                     break

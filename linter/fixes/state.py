@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Iterator, Optional
 
 from standards_lint.ast import Field
 from standards_lint.findings import Edit, Fix
+from standards_lint.fixes.handoff import forward_state_fix
+from standards_lint.model.accessors import at, header_field, state_in_mode, workflow_state
+from standards_lint.model.route import OMITTED_STATES
 from standards_lint.model.state_values import STATE_PATH
-from standards_lint.rule import field_removal, replace
+from standards_lint.rule import Diagnostic, field_removal, replace, report
 
 
 def section_respell_fix(st, title: str) -> Optional[Fix]:
@@ -35,3 +38,22 @@ def keep_determined_fix(text: str, found: list, value: Optional[str]) -> Optiona
         return None
     edits = tuple(Edit(STATE_PATH, *remove_field_span(text, f), "") for f in found if f is not keep)
     return Fix(edits, "unsafe", f"Keep `{keep.name}`: `{value}` and remove the other copies")
+
+
+def set_value_fix(field: Field, value: str, name: str, why: str = "") -> Fix:
+    """The unsafe fix that sets *field* (*name* in the description) to
+    *value*: the value is determined, but another field may be the real
+    mistake."""
+    return replace(field.path, field.value_span, value, safe=False, description=f"Set {name} to {value}{why}")
+
+
+def omitted_state_findings(project, mode: str, message: str) -> Iterator[Diagnostic]:
+    """SL300/SL301: a *mode* cycle (DOCUMENTATION or EXPEDITED) in a
+    WorkflowState its topology omits, reported at WorkflowState with *message*
+    (``{ws}`` names the state) and the forward-step fix."""
+    sm = state_in_mode(project, mode)
+    if sm is None:
+        return
+    ws = workflow_state(sm)
+    if ws in OMITTED_STATES[mode]:
+        yield report(at(header_field(sm, "WorkflowState")), message.format(ws=ws), forward_state_fix(project))

@@ -60,6 +60,37 @@ def valid(field, choices) -> Optional[str]:
     return field.value
 
 
+def holds_value(field) -> bool:
+    """Whether *field* occurs and holds something other than a blank value or
+    ``NONE``."""
+    return field is not None and bool(field.value.strip()) and field.value != "NONE"
+
+
+def aw_values(sm, *names) -> list:
+    """The Active Work fields among *names* that occur once and hold a value
+    other than ``NONE`` (what a field the cycle must keep ``NONE`` holds
+    instead)."""
+    return [field for field in (aw_field(sm, name) for name in names) if holds_value(field)]
+
+
+def state_in_mode(project, mode: str):
+    """The STATE.md model when workflow rules apply and ``CycleMode`` is
+    *mode*, else None."""
+    sm = state_of(project)
+    if sm is None or cycle_mode(sm) != mode:
+        return None
+    return sm
+
+
+def unstarted_state(project):
+    """The STATE.md model when workflow rules apply and no cycle has started
+    (``Active Work.Id`` is ``UNSET``), else None."""
+    sm = state_of(project)
+    if sm is None or sm.aw("Id") != "UNSET":
+        return None
+    return sm
+
+
 def workflow_state(sm) -> Optional[str]:
     """``WorkflowState`` when it occurs once with a valid state, else None."""
     return valid(header_field(sm, "WorkflowState"), WORKFLOW_STATES)

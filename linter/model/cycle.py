@@ -8,6 +8,7 @@ from typing import Optional
 
 from standards_lint.holding import holding
 from standards_lint.model.acceptance import analysis, evidence_ids, record_scan, traced
+from standards_lint.model.route import FULL_DELIVERABLE_TAIL
 from standards_lint.protocol import (
     ROUTE_DOCUMENTATION,
     ROUTE_EXPEDITED,
@@ -34,7 +35,7 @@ STATE_RECORDS = {
 # Owners that may leave their record incomplete on a corrective return, and
 # the final Reviewer interrupted by a failure: their records need not be
 # COMPLETE after a non-forward handoff until sign-off readiness.
-TAIL_STATES = ("DOCUMENTING", "REVIEWING_FINAL", "SYNCHRONIZING")
+TAIL_STATES = FULL_DELIVERABLE_TAIL
 
 
 class Cycle:

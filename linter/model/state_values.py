@@ -22,12 +22,17 @@ from standards_lint.protocol import (
 STATE_PATH = ".standards/STATE.md"
 
 
+def unconflicted(project, doc):
+    """*doc* (a parsed runtime file), or None when it is absent, unreadable
+    or holds merge-conflict markers."""
+    if doc is None or project.conflicts(doc.path):
+        return None
+    return doc
+
+
 def state_model(project):
     """The STATE.md model, or None when absent, unreadable or conflicted."""
-    st = project.state
-    if st is None or project.conflicts(st.path):
-        return None
-    return st
+    return unconflicted(project, project.state)
 
 
 def state_fields(st, container: Optional[Container], name: str) -> list[Field]:
@@ -117,8 +122,8 @@ def determined_value(st, label: str, name: str) -> Optional[str]:
 def declared_project_mode(project) -> Optional[str]:
     """``ProjectMode`` from MODE.md's header when it occurs once with a valid
     value (MODE.md without conflict markers), else None."""
-    doc = project.mode_doc
-    if doc is None or doc.header is None or project.conflicts(doc.path):
+    doc = unconflicted(project, project.mode_doc)
+    if doc is None or doc.header is None:
         return None
     found = doc.header.all_fields("ProjectMode")
     return found[0].value if len(found) == 1 and found[0].value in PROJECT_MODES else None
@@ -176,15 +181,27 @@ def determined_from(project, st) -> Optional[str]:
     ws = state_value(st, st.header, "WorkflowState")
     if kind == "INITIAL":
         return "NONE"
-    if ws not in WORKFLOW_STATES:
+    return handoff_step_end(project, st, kind, ws, after=False)
+
+
+def handoff_step_end(project, st, kind, state, *, after: bool) -> Optional[str]:
+    """The other end of the one step a *kind* handoff takes at *state*: the
+    state after it (*after*) or before it, or None when the kind and STATE.md
+    do not determine it.  `SIGNOFF` is `AWAITING_USER_SIGNOFF` ->
+    `SIGNED_OFF`, a `CHECKPOINT` the STANDARD Developer/Tester exchange, and a
+    `FORWARD` the one step from or into *state* on the cycle's route."""
+    if state not in WORKFLOW_STATES:
         return None
     if kind == "SIGNOFF":
-        return "AWAITING_USER_SIGNOFF" if ws == "SIGNED_OFF" else None
+        start, end = ("AWAITING_USER_SIGNOFF", "SIGNED_OFF") if after else ("SIGNED_OFF", "AWAITING_USER_SIGNOFF")
+        return end if state == start else None
     if kind == "CHECKPOINT":
         if state_value(st, st.header, "CycleMode") != "STANDARD":
             return None
-        return {"TESTING": "DEVELOPING", "DEVELOPING": "TESTING"}.get(ws)
+        return {"TESTING": "DEVELOPING", "DEVELOPING": "TESTING"}.get(state)
     if kind == "FORWARD":
         steps = forward_steps(project, st)
-        return only_value(a for a, b in steps if b == ws) if steps else None
+        if not steps:
+            return None
+        return only_value(b for a, b in steps if a == state) if after else only_value(a for a, b in steps if b == state)
     return None
