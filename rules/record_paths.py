@@ -22,6 +22,7 @@ from standards_lint.findings import Edit, Fix, Rename
 from standards_lint.rule import module_rules, replace, report, rule
 from standards_lint.model.record_provenance import COLLISION, FIXED, blocks, current_cycle, only_record, placement
 from standards_lint.provenance import label
+from standards_lint.model.accessors import project_mode
 from standards_lint.model.record_paths import POINTERS, active_work_field, kept_none, normalize_path, path_cycle
 from standards_lint.fixes.records import move_fix, respelt_id_fix
 
@@ -40,21 +41,11 @@ def _state_path(project):
     return project.state.path if project.state is not None else ".standards/STATE.md"
 
 
-def _project_mode(project) -> Optional[str]:
-    doc = project.mode_doc
-    if doc is None or doc.header is None:
-        return None
-    found = doc.header.all_fields("ProjectMode")
-    if len(found) != 1 or found[0].value not in ("GREENFIELD", "BROWNFIELD"):
-        return None
-    return found[0].value
-
-
 def _passed(project, state: str, owner: str) -> bool:
     """Whether the forward route has already passed *owner* when in *state*
     (Forward Transitions; greenfield audits after architecture, brownfield
     first).  States outside the route (sign-off, cancellation) never count."""
-    mode = _project_mode(project)
+    mode = project_mode(project)
     routes = {
         "GREENFIELD": (ROUTE_STANDARD_GREENFIELD,),
         "BROWNFIELD": (ROUTE_STANDARD_BROWNFIELD,),

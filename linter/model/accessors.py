@@ -28,9 +28,12 @@ def state_of(project):
 
 
 def project_mode(project) -> Optional[str]:
-    """``ProjectMode`` from MODE.md when it occurs once with a valid value."""
+    """``ProjectMode`` from MODE.md when it occurs once with a valid value,
+    read as the Project Modes rules read it (any field of MODE.md); None
+    when MODE.md is absent, unreadable or holds merge-conflict markers.
+    Every rule that branches on the project mode reads it here."""
     doc = project.mode_doc
-    if doc is None:
+    if doc is None or project.conflicts(doc.path):
         return None
     found = [f for f in doc.fields if f.name == "ProjectMode"]
     if len(found) != 1 or found[0].value not in PROJECT_MODES:

@@ -7,9 +7,9 @@ from __future__ import annotations
 from typing import Optional
 
 from standards_lint.ast import Container, Field
+from standards_lint.model.accessors import project_mode
 from standards_lint.protocol import (
     HANDOFF_KINDS,
-    PROJECT_MODES,
     ROUTE_DOCUMENTATION,
     ROUTE_EXPEDITED,
     ROUTE_STANDARD_BROWNFIELD,
@@ -120,13 +120,9 @@ def determined_value(st, label: str, name: str) -> Optional[str]:
 
 
 def declared_project_mode(project) -> Optional[str]:
-    """``ProjectMode`` from MODE.md's header when it occurs once with a valid
-    value (MODE.md without conflict markers), else None."""
-    doc = unconflicted(project, project.mode_doc)
-    if doc is None or doc.header is None:
-        return None
-    found = doc.header.all_fields("ProjectMode")
-    return found[0].value if len(found) == 1 and found[0].value in PROJECT_MODES else None
+    """``ProjectMode`` from MODE.md (:func:`model.accessors.project_mode`,
+    the one reading of it)."""
+    return project_mode(project)
 
 
 def route_steps(route) -> set:
