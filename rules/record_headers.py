@@ -10,10 +10,11 @@ from typing import Optional
 
 from standards_lint.parser import LineIndex
 from standards_lint.findings import Edit, Fix
-from standards_lint.protocol import TERMINAL_STATES, VERIFICATION_CADENCES, record_path
+from standards_lint.protocol import VERIFICATION_CADENCES, record_path
 from standards_lint.records import provenance_of
 from standards_lint.rule import module_rules, replace, report, rule, trim_fix
 from standards_lint.fixes.records import complete_fix
+from standards_lint.model.record_provenance import current_cycle
 from standards_lint.model.cycle import complete_due, complete_holds
 from standards_lint.fixes.spelling import meant_value
 from standards_lint.model.user_styles import persistable_selector
@@ -53,15 +54,9 @@ ALLOWED_VALUES = {
 
 
 def _active_cycle(project) -> Optional[str]:
-    """The active cycle's ID when STATE.md is usable and the cycle nonterminal."""
-    st = project.state
-    if st is None or project.workflow_conflicted:
-        return None
-    ws = st.workflow_state
-    cid = st.aw("Id")
-    if not ws or ws in TERMINAL_STATES or not cid or cid in ("UNSET", "NONE"):
-        return None
-    return cid
+    """The active cycle's ID (``model.record_provenance.current_cycle``),
+    while no workflow file holds conflict markers."""
+    return None if project.workflow_conflicted else current_cycle(project)
 
 
 def _current_records(project):
