@@ -134,3 +134,24 @@ def test_sl900_second_record_beside_the_fixed_one_is_not_read(lint_tree):
     misfiled = VER.replace("/verification/", "/scope/")
     files = {misfiled: text, VER: record("VERIFICATION", "IN_PROGRESS")}
     assert of(lint_tree(files, state=ACTIVE), "SL900") == []
+
+
+def test_record_headers_are_checked_behind_an_unreadable_workflow_state(lint_tree):
+    # A repeated or missing WorkflowState silences the rules that branch on the
+    # state, not a record's own header: its template choices are a problem in
+    # any state of the active cycle.
+    files = {VER: record("VERIFICATION", "IN_PROGRESS | BLOCKED | COMPLETE")}
+    repeated = ACTIVE.replace("`WorkflowState`: `TESTING`", "`WorkflowState`: `TESTING` `WorkflowState`: `TESTING`")
+    missing = ACTIVE.replace("`WorkflowState`: `TESTING` ", "")
+    assert repeated != ACTIVE and missing != ACTIVE
+    for st in (repeated, missing):
+        found = lint_tree(files, state=st)
+        assert "SL202" in {f.code for f in found}  # the state is unreadable ...
+        assert [(f.path, f.line) for f in of(found, "SL902")] == [(VER, 8)]  # ... and the record still checked
+
+
+def test_record_headers_stand_down_on_conflict_markers(lint_tree):
+    conflicted = ACTIVE.replace("## Handoff", "<<<<<<< ours\n=======\n>>>>>>> theirs\n\n## Handoff")
+    found = lint_tree({VER: record("VERIFICATION", "IN_PROGRESS | BLOCKED | COMPLETE")}, state=conflicted)
+    assert "SL110" in {f.code for f in found}
+    assert of(found, "SL902") == []
