@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from standards_lint.fixes.recovery import stale_frame_fix, stale_frame_fix_for
+from standards_lint.fixes.recovery import same_state_frame_findings, stale_frame_fix, stale_frame_fix_for
 from standards_lint.model.recovery import (
     DOC_ROLES,
     DOC_STATES,
@@ -222,16 +222,7 @@ a recovery frame."
     no_fix_reason="Unless the other files show the frame stale, removing it also needs the handoff and `Active` flag reviewed.",
 )
 def documentation_same_state_frame(project):
-    for fr in _doc_frames(project):
-        frm, owner = fr.state("From"), fr.state("Owner")
-        if frm is None or frm != owner:
-            continue
-        yield report(
-            fr.where("Owner"),
-            f"Recovery frame {fr.label}: From and Owner are both {frm}; a same-state DOCUMENTATION correction "
-            "does not push a recovery frame.",
-            stale_frame_fix_for(project, fr),
-        )
+    yield from same_state_frame_findings(project, _doc_frames(project), "DOCUMENTATION ")
 
 
 @rule(

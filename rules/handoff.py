@@ -22,6 +22,8 @@ from standards_lint.protocol import (
     TERMINAL_STATES,
     WORKFLOW_STATES,
 )
+from standards_lint.model.route import FULL_DELIVERABLE_TAIL
+from standards_lint.model.state_values import route_steps
 from standards_lint.rule import module_rules, report, rule
 from standards_lint.fixes.handoff import failure_type_not_none, forward_fix, none_fix
 from standards_lint.model.accessors import project_mode
@@ -29,14 +31,9 @@ from standards_lint.model.handoff import handoff_view, value_at, with_article
 
 
 # -- Forward Transitions (beyond the checker) -------------------------------------------
-def _pairs(route):
-    return frozenset(zip(route, route[1:]))
-
-
-_GREENFIELD_STEPS = _pairs(ROUTE_STANDARD_GREENFIELD)
-_BROWNFIELD_STEPS = _pairs(ROUTE_STANDARD_BROWNFIELD)
-_EXPEDITED_STEPS = _pairs(ROUTE_EXPEDITED)
-_FULL_TAIL = ("DOCUMENTING", "REVIEWING_FINAL", "SYNCHRONIZING")
+_GREENFIELD_STEPS = route_steps(ROUTE_STANDARD_GREENFIELD)
+_BROWNFIELD_STEPS = route_steps(ROUTE_STANDARD_BROWNFIELD)
+_EXPEDITED_STEPS = route_steps(ROUTE_EXPEDITED)
 
 
 @rule(
@@ -100,7 +97,7 @@ def forward_route(project):
         steps, route = _EXPEDITED_STEPS, "Expedited Brownfield"
     else:
         policy = v.aw("CompletionPolicy")
-        if policy == "IMPLEMENTATION_REVIEWED" and ws in _FULL_TAIL and not recovering:
+        if policy == "IMPLEMENTATION_REVIEWED" and ws in FULL_DELIVERABLE_TAIL and not recovering:
             return
         mode = project_mode(project)  # MODE.md; its conflict markers silence handoff_view
         if recovering or mode not in ("GREENFIELD", "BROWNFIELD"):

@@ -35,6 +35,7 @@ from standards_lint.fixes.recovery import (
     active_mismatch,
     numbering_problems,
     pushed_state_fix,
+    same_state_frame_findings,
     stale_frame_fix,
     stale_frame_fix_for,
 )
@@ -425,16 +426,7 @@ recovery frame."
 def recovery_same_state_frame(project):
     if cycle_mode_of(project) == "DOCUMENTATION":
         return
-    for fr in frames(project):
-        frm, owner = fr.state("From"), fr.state("Owner")
-        if frm is None or frm != owner:
-            continue
-        yield report(
-            fr.where("Owner"),
-            f"Recovery frame {fr.label}: From and Owner are both {frm}; a same-state correction does not push a "
-            "recovery frame.",
-            stale_frame_fix_for(project, fr),
-        )
+    yield from same_state_frame_findings(project, frames(project))
 
 
 standards_lint_rules = module_rules(globals())

@@ -247,3 +247,21 @@ def numbering_problems(entries: list[Frame], word: str, head_re: re.Pattern, wha
         f"found `{bad.container.title}` in position {bad.position}.",
         fix=fix,
     )
+
+
+def same_state_frame_findings(project, frames, kind: str = ""):
+    """A frame whose From and Owner are the same state, reported at its
+    Owner with the stale-frame fix: a same-state correction does not push a
+    recovery frame (Recovery Mechanics; for DOCUMENTATION, the Documentation
+    Cycle Contract). *kind* names the cycle mode in the message ("" or
+    "DOCUMENTATION ")."""
+    for fr in frames:
+        frm, owner = fr.state("From"), fr.state("Owner")
+        if frm is None or frm != owner:
+            continue
+        yield report(
+            fr.where("Owner"),
+            f"Recovery frame {fr.label}: From and Owner are both {frm}; a same-state {kind}correction does not "
+            "push a recovery frame.",
+            stale_frame_fix_for(project, fr),
+        )
