@@ -46,7 +46,8 @@ from standards_lint.model.state_values import (
     state_one,
     state_value,
 )
-from standards_lint.model.record_provenance import placement
+from standards_lint.model.record_paths import kept_none
+from standards_lint.model.record_provenance import only_record
 from standards_lint.model.cycle_ids import path_id
 from standards_lint.model.route import ALLOWED_POLICIES, ENTRY_STATE
 
@@ -258,15 +259,10 @@ def _record_value(project, label: str, name: str) -> Optional[str]:
     if label != "Active Work" or name not in _POINTER_TYPES:
         return None
 
-    art = _POINTER_TYPES[name]
-    mode = state_value(project.state, project.state.header, "CycleMode")
-    if (mode == "EXPEDITED" and name != "Development") or (mode == "DOCUMENTATION" and name == "Development"):
+    if kept_none(state_value(project.state, project.state.header, "CycleMode"), name):
         return None  # the mode keeps the field NONE
-    first, seconds = placement(project)
-    rec = first.get((art, None))
-    if rec is None or any(b.artifact == art for b, _h in seconds):
-        return None
-    return rec.path
+    rec = only_record(project, _POINTER_TYPES[name])
+    return rec.path if rec is not None else None
 
 
 def _absent_value(project, st, label: str, name: str) -> tuple[Optional[str], str]:
