@@ -7,6 +7,7 @@
     standards-lint hook stop | hook print-config --client claude|codex
     standards-lint status [PATH] [--format text|json|markdown]
     standards-lint server          (the language server; the `server` extra)
+    standards-lint mcp             (the MCP server; the `mcp` extra) | mcp print-config --client claude|codex
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ COLOR_CHOICES = ("auto", "always", "never")
 SUBCOMMANDS = ("rules", "rule", "plugins")
 HOOK = "hook"
 SERVER = "server"
+MCP = "mcp"
 STATUS = "status"
 
 
@@ -58,7 +60,7 @@ def _parser() -> argparse.ArgumentParser:
         epilog="Other commands: `standards-lint rules`, `standards-lint rule CODE`, `standards-lint plugins`, "
                "`standards-lint status [PATH] [--format text|json|markdown]`, "
                "`standards-lint hook stop`, `standards-lint hook print-config --client claude|codex`, "
-               "`standards-lint server`.",
+               "`standards-lint server`, `standards-lint mcp`, `standards-lint mcp print-config --client claude|codex`.",
     )
     p.add_argument("path", nargs="?", default=".", help="project root or any folder inside it (default: .)")
     p.add_argument("--format", choices=FORMATS, default=None, help="output format (default: text, or the config's `format`)")
@@ -152,6 +154,10 @@ def main(argv: "list[str] | None" = None) -> int:
         from .server import main as server_main
 
         return server_main(argv[1:])
+    if argv and argv[0] == MCP:
+        from .mcp import main as mcp_main
+
+        return mcp_main(argv[1:])
     if argv and argv[0] in SUBCOMMANDS:
         import contextlib
         import io

@@ -41,6 +41,8 @@ class FixReport:
     # Original path -> final path of every file a fix moved (``changed`` is
     # keyed by the original path; its "after" text is the moved file's).
     renamed: dict[str, str] = attrs.Factory(dict)
+    # Files whose bytes start with a UTF-8 byte-order mark (kept on writing).
+    bom: set[str] = attrs.Factory(set)
 
 
 def _applicable(f: Finding, unsafe: bool) -> bool:
@@ -118,11 +120,16 @@ def _overlaps(spans: list[tuple[int, int]], start: int, end: int) -> bool:
 
 
 def fix_project(root: str, *, unsafe: bool = False, write: bool = True, use_git: bool = True,
-                registry: Optional[Registry] = None, config=None, turn_end: bool = False) -> tuple[FixReport, object]:
+                registry: Optional[Registry] = None, config=None, turn_end: bool = False,
+                source=None, parse=None) -> tuple[FixReport, object]:
     """Fix what can be fixed; returns the report and the final lint result.
-    *turn_end*: fix what the turn-end check reports (``lint(turn_end=...)``)."""
+    *turn_end*: fix what the turn-end check reports (``lint(turn_end=...)``).
+    *source* and *parse*: a long-lived process's caches (``lint(source=...,
+    parse=...)``); without *write*, :func:`write_report` writes the report
+    later."""
     report = FixReport()
-    result = lint(root, use_git=use_git, registry=registry, config=config, turn_end=turn_end)
+    result = lint(root, use_git=use_git, registry=registry, config=config, turn_end=turn_end,
+                  source=source, parse=parse)
     originals: dict[str, str] = {}  # original path -> text on disk
     texts: dict[str, Optional[str]] = {}  # current path -> text (None: moved away)
     origin: dict[str, str] = {}  # current path -> original path
@@ -149,7 +156,8 @@ def fix_project(root: str, *, unsafe: bool = False, write: bool = True, use_git:
         _collect_previous_pass()
         removed = {p for p, t in texts.items() if t is None}
         overlay = {p: t for p, t in texts.items() if t is not None}
-        result = lint(root, use_git=use_git, registry=registry, overlay=overlay, config=config, removed=removed, turn_end=turn_end)
+        result = lint(root, use_git=use_git, registry=registry, overlay=overlay, config=config, removed=removed,
+                      turn_end=turn_end, source=source, parse=parse)
     for path, after in texts.items():
         if after is None:
             continue
@@ -160,16 +168,55 @@ def fix_project(root: str, *, unsafe: bool = False, write: bool = True, use_git:
             report.changed[first] = (before, after)
         elif after != before:
             report.changed[path] = (before, after)
+    report.bom = bom
     if write:
-        for first, (_before, after) in report.changed.items():
-            target = report.renamed.get(first, first)
-            if target != first:
-                reason = _move(root, first, target, after, first in bom)
-            else:
-                reason = _write(root, first, after, first in bom)
-            if reason:
-                report.skipped.append(f"{target}: {reason}")
+        write_report(root, report)
     return report, result
+
+
+def write_report(root: str, report: FixReport) -> None:
+    """Write each changed file of *report* once (atomically; a move writes
+    the new file, then removes the old one); what cannot be written is added
+    to ``report.skipped`` with the reason."""
+    for first, (_before, after) in report.changed.items():
+        target = report.renamed.get(first, first)
+        if target != first:
+            reason = _move(root, first, target, after, first in report.bom)
+        else:
+            reason = _write(root, first, after, first in report.bom)
+        if reason:
+            report.skipped.append(f"{target}: {reason}")
+
+
+def refusals(root: str, report: FixReport) -> list[str]:
+    """What :func:`write_report` would refuse to write, checked before
+    anything is written: a file that is a symlink, a file outside the project
+    root, a move onto an existing file."""
+    out = []
+    for first in sorted(report.changed):
+        target = report.renamed.get(first, first)
+        paths = [first] if target == first else [first, target]
+        for rel in paths:
+            reason = write_refusal(root, rel, new=rel != first)
+            if reason:
+                out.append(f"{rel}: {reason}")
+    return out
+
+
+def write_refusal(root: str, rel: str, *, new: bool = False) -> Optional[str]:
+    """Why *rel* may not be written (or, *new*, created), or None."""
+    real_root = os.path.realpath(root)
+    target = os.path.join(root, *rel.split("/"))
+    if new and os.path.lexists(target):
+        return "exists; not written over"
+    if os.path.islink(target):
+        return "is a symlink; not written"
+    probe = os.path.dirname(target)
+    while not os.path.isdir(probe):
+        probe = os.path.dirname(probe)
+    if os.path.commonpath([real_root, os.path.realpath(probe)]) != real_root:
+        return "is outside the project root; not written"
+    return None
 
 
 def _track_moves(fixed: list[Finding], origin: dict[str, str]) -> None:

@@ -396,17 +396,18 @@ def render_statistics(result: Result, *, fmt: str = "text", unsafe: bool = False
 
 
 # -- JSON and GitHub ---------------------------------------------------------
-def render_json(result: Result, role: "str | None" = None) -> str:
-    import json
-
+def json_document(result: Result, role: "str | None" = None) -> dict:
+    """The ``--format json`` document (``render_json`` prints it)."""
     s = summary(result)
     if role:
         s["role"] = role_summary(result, role)
-    return json.dumps(
-        {"findings": [f.to_json() for f in result.findings], "summary": s},
-        indent=2,
-        ensure_ascii=False,
-    ) + "\n"
+    return {"findings": [f.to_json() for f in result.findings], "summary": s}
+
+
+def render_json(result: Result, role: "str | None" = None) -> str:
+    import json
+
+    return json.dumps(json_document(result, role), indent=2, ensure_ascii=False) + "\n"
 
 
 # -- --role: what the current role owns, and where the rest goes -----------------------------

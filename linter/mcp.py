@@ -1,0 +1,567 @@
+"""``standards-lint mcp``: a Model Context Protocol server over stdio.
+
+    standards-lint mcp                                  (run by the client; JSON-RPC on stdin/stdout)
+    standards-lint mcp print-config --client claude|codex [--command CMD]
+
+Layer: beside the CLI's outputs, the fixer, the language server and the
+status command.  Every tool answers with the JSON document the command line
+prints for the same question (``--format json``, ``status --format json``,
+``rules --format json``, ``rule CODE --format json``, ``--diff``), as MCP
+structured content and as its text:
+
+- :class:`Service` is the tools without any MCP library: each call finds the
+  project from ``path`` (walking up as the CLI does), loads the configuration
+  as the CLI does, and answers or raises :class:`ToolFailure` with the
+  reason.  It keeps, per project root, the files it read (while their
+  ``stat`` is unchanged), the parsed documents (by text) and the last answer
+  of each question under the result cache's key (:func:`standards_lint.cache.key`:
+  every file's stat, the configuration, git HEAD and the index, the linter),
+  so every call sees the files as they are now and a repeated call on an
+  unchanged tree reuses its answer.
+- :func:`serve` puts it behind the SDK's low-level server (the ``mcp``
+  package, the ``mcp`` extra), imported only there: a plain lint imports
+  nothing of this module, and ``print-config`` needs no SDK.
+
+This module is ``standards_lint.mcp``; ``import mcp`` inside it is absolute
+(Python 3) and finds the SDK, never this file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import threading
+from typing import Any, Optional
+
+INSTALL_HINT = "pip install 'standards-lint[mcp]'"
+SERVER_NAME = "standards-lint"
+CLIENTS = ("claude", "codex")
+COMMAND = "standards-lint"
+
+# -- the tools: names, descriptions, schemas, annotations -------------------------------------
+# docs/agents.md quotes each description word for word (tests/test_mcp.py checks it).
+
+PATH_PROP = {
+    "type": "string",
+    "description": "The project root or any folder inside it (walked up to the folder holding .standards/); "
+                   "default: the server's working folder.",
+}
+CODES_PROP = {"type": "array", "items": {"type": "string"}, "description": "Rule codes or prefixes, e.g. [\"SL5\", \"SL201\"]."}
+
+DESCRIPTIONS = {
+    "status": "Where the workflow stands and the one next action: the state, cycle, route, handoff, recovery, "
+              "obligations, problems per owner, and `next` (the role to invoke with the exact Codex and Claude "
+              "Code commands, what it must fix first, or what the user decides). The `standards-lint status "
+              "--format json` document. Read-only.",
+    "check": "Lint the workflow files: every finding with code, message, path, line, owner and fix, and a summary "
+             "(the `standards-lint --format json` document). Give `role` to get that role's findings counted in "
+             "`summary.role` (a forward handoff needs `owned_errors` 0); `turn_end` for the Stop hook's "
+             "end-of-turn check; `select`/`ignore` to narrow the codes. Read-only.",
+    "explain": "A rule's page by code: what it checks, why (the protocol's words), who owns it, its fix safety, "
+               "a failing and a passing example (`standards-lint rule CODE`). Read-only.",
+    "fix": "The fixes for the given codes (default: all) as a unified diff, nothing written (`standards-lint "
+           "--diff`). With `apply: true` writes them as `standards-lint --fix` does (atomic writes, never "
+           "through a symlink or outside the project root); safe fixes only unless `unsafe: true`.",
+    "rules": "Every rule: code, name, protocol section, severity, owner, fix safety and summary "
+             "(`standards-lint rules --format json`). Read-only.",
+}
+
+READ_ONLY = {"readOnlyHint": True, "destructiveHint": False, "idempotentHint": True, "openWorldHint": False}
+# fix writes only when asked; a second identical call finds nothing left to fix; it edits files in
+# place (a person's text may be replaced), so it is not declared non-destructive.
+WRITES = {"readOnlyHint": False, "destructiveHint": True, "idempotentHint": True, "openWorldHint": False}
+
+FINDING_SCHEMA = {"type": "object"}
+TOOLS: dict[str, dict] = {
+    "status": {
+        "title": "Workflow status and next action",
+        "input": {"type": "object", "properties": {"path": PATH_PROP}, "additionalProperties": False},
+        "output": {"type": "object", "required": ["version", "state", "next"],
+                   "properties": {"version": {"type": "integer"}, "next": {"type": "object"}}},
+        "annotations": READ_ONLY,
+    },
+    "check": {
+        "title": "Check the workflow files",
+        "input": {"type": "object", "properties": {
+            "path": PATH_PROP,
+            "role": {"type": "string", "description": "The role running the check (e.g. DEVELOPER): "
+                     "summary.role counts what it owns and where the rest is routed."},
+            "turn_end": {"type": "boolean", "description": "The Stop hook's end-of-turn check (--turn-end).",
+                         "default": False},
+            "select": {**CODES_PROP, "description": "Only these codes or prefixes (replaces the configuration's)."},
+            "ignore": {**CODES_PROP, "description": "Never these codes or prefixes."},
+        }, "additionalProperties": False},
+        "output": {"type": "object", "required": ["findings", "summary"],
+                   "properties": {"findings": {"type": "array", "items": FINDING_SCHEMA},
+                                  "summary": {"type": "object"}}},
+        "annotations": READ_ONLY,
+    },
+    "explain": {
+        "title": "Explain a rule",
+        "input": {"type": "object", "properties": {
+            "code": {"type": "string", "description": "The rule's code, e.g. SL501."},
+            "path": PATH_PROP,
+        }, "required": ["code"], "additionalProperties": False},
+        "output": {"type": "object", "required": ["code", "name", "page"],
+                   "properties": {"code": {"type": "string"}, "page": {"type": "string"}}},
+        "annotations": READ_ONLY,
+    },
+    "fix": {
+        "title": "Fix findings (diff, or apply)",
+        "input": {"type": "object", "properties": {
+            "path": PATH_PROP,
+            "codes": {**CODES_PROP, "description": "Fix only the findings of these codes or prefixes (default: all)."},
+            "apply": {"type": "boolean", "default": False,
+                      "description": "Write the fixes (default false: return the diff only)."},
+            "unsafe": {"type": "boolean", "default": False, "description": "Also the fixes marked unsafe (review them)."},
+            "turn_end": {"type": "boolean", "default": False, "description": "Fix what the turn-end check reports."},
+        }, "additionalProperties": False},
+        "output": {"type": "object", "required": ["applied", "diff", "fixed", "files"],
+                   "properties": {"applied": {"type": "boolean"}, "diff": {"type": "string"},
+                                  "fixed": {"type": "integer"}, "files": {"type": "array"}}},
+        "annotations": WRITES,
+    },
+    "rules": {
+        "title": "List the rules",
+        "input": {"type": "object", "properties": {"path": PATH_PROP}, "additionalProperties": False},
+        "output": {"type": "object", "required": ["rules"], "properties": {"rules": {"type": "array"}}},
+        "annotations": READ_ONLY,
+    },
+}
+
+PROMPT_NAME = "next-role"
+PROMPT_DESCRIPTION = ("Start the next workflow step: the exact command `status` names for the role to invoke "
+                      "(or what the user decides).")
+RULE_URI = "standards-lint://rules/{code}"
+
+
+class ToolFailure(Exception):
+    """A call that cannot be answered, with the reason (an MCP tool error)."""
+
+
+# -- the service (no MCP library) ----------------------------------------------------------------
+
+
+class _Root:
+    """What one project root keeps between calls."""
+
+    def __init__(self, root: str):
+        from .lsp_core import ParseCache
+
+        self.root = root
+        self.source = _fresh_source_class()(root)
+        self.parse = ParseCache()
+        self.answers: dict[tuple, tuple[str, Any]] = {}  # question -> (key, answer)
+
+
+def _fresh_source_class():
+    from .lsp_core import CachingSource
+
+    class FreshSource(CachingSource):
+        """The language server's caching source, but the tree is walked
+        again on every call: no editor tells this server what changed."""
+
+        def walk(self) -> list[str]:
+            self._walk = None
+            return super().walk()
+
+    return FreshSource
+
+
+class Service:
+    """The tools of the server; thread-safe (one call at a time)."""
+
+    def __init__(self, cwd: Optional[str] = None):
+        self.cwd = cwd or os.getcwd()
+        self._roots: dict[str, _Root] = {}
+        self._lock = threading.Lock()
+        self.hits = 0  # answers reused (for tests and the bench)
+
+    # -- helpers
+    def _folder(self, path: Optional[str]) -> str:
+        if path is None or path == "":
+            return self.cwd
+        if not isinstance(path, str):
+            raise ToolFailure("`path` must be a string")
+        full = os.path.join(self.cwd, os.path.expanduser(path))
+        if not os.path.exists(full):
+            raise ToolFailure(f"{path} does not exist")
+        if not os.path.isdir(full):
+            raise ToolFailure(f"{path} is not a folder; give the project root or a folder inside it")
+        return full
+
+    def _root(self, path: Optional[str], required: bool = True) -> Optional[_Root]:
+        from .source import find_root
+
+        folder = self._folder(path)
+        root = find_root(folder)
+        if root is None:
+            if not required:
+                return None
+            raise ToolFailure(f"no .standards/ folder at or above {path or folder}: not in a STANDARDS project")
+        r = self._roots.get(root)
+        if r is None:
+            r = self._roots[root] = _Root(root)
+        return r
+
+    @staticmethod
+    def _config(root: str, select=None, ignore=None):
+        from .config import ConfigError, load_config, validate_codes
+        from .engine import LINTER_CODES, registry_for
+
+        try:
+            config = load_config(root)
+            if select is not None:
+                config.select = list(select)
+            if ignore is not None:
+                config.ignore = config.ignore + list(ignore)
+            registry = registry_for(root, config.plugins)
+            known = {r.code for r in registry.rules} | set(LINTER_CODES)
+            validate_codes(config, known)
+        except ConfigError as exc:
+            raise ToolFailure(str(exc)) from None
+        return config, registry
+
+    @staticmethod
+    def _codes(value, name: str) -> Optional[list[str]]:
+        if value is None:
+            return None
+        if isinstance(value, str):
+            value = [c for c in value.split(",")]
+        if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
+            raise ToolFailure(f"`{name}` must be a list of codes")
+        codes = [c.strip() for c in value if c.strip()]
+        return codes
+
+    @staticmethod
+    def _flag(value, name: str) -> bool:
+        if value is None:
+            return False
+        if not isinstance(value, bool):
+            raise ToolFailure(f"`{name}` must be true or false")
+        return value
+
+    def _cached(self, r: _Root, question: tuple, compute):
+        """*compute()*, or the answer to the same question on the same tree."""
+        from . import cache
+
+        run_key = cache.key(r.root, [repr(question)], use_git=True, config_path=None) if cache.enabled() else None
+        hit = r.answers.get(question)
+        if run_key is not None and hit is not None and hit[0] == run_key:
+            self.hits += 1
+            return hit[1]
+        answer = compute()
+        if run_key is not None:
+            r.answers[question] = (run_key, answer)
+        return answer
+
+    def _lint(self, r: _Root, config, registry, turn_end: bool = False):
+        from .engine import lint
+
+        return lint(r.root, registry=registry, config=config, turn_end=turn_end, source=r.source, parse=r.parse)
+
+    # -- tools
+    def call(self, name: str, args: Optional[dict]) -> dict:
+        args = dict(args or {})
+        if name not in TOOLS:
+            raise ToolFailure(f"unknown tool {name!r}; the tools are {', '.join(TOOLS)}")
+        allowed = set(TOOLS[name]["input"]["properties"])
+        extra = sorted(set(args) - allowed)
+        if extra:
+            raise ToolFailure(f"unknown argument{'s' if len(extra) > 1 else ''} {', '.join(extra)} for {name}; "
+                              f"it takes {', '.join(sorted(allowed))}")
+        with self._lock:
+            return getattr(self, f"tool_{name}")(**args)
+
+    def tool_status(self, path: Optional[str] = None) -> dict:
+        from .status import status_of
+
+        r = self._root(path)
+
+        def compute():
+            config, registry = self._config(r.root)
+            return status_of(self._lint(r, config, registry))
+
+        return self._cached(r, ("status",), compute)
+
+    def tool_check(self, path: Optional[str] = None, role: Optional[str] = None, turn_end=None,
+                   select=None, ignore=None) -> dict:
+        from .output import json_document
+        from .protocol import ROLES
+
+        if role is not None:
+            if not isinstance(role, str) or role.strip().upper() not in ROLES:
+                raise ToolFailure(f"unknown role {role!r}; choose one of {', '.join(ROLES)}")
+            role = role.strip().upper() or None
+        turn_end = self._flag(turn_end, "turn_end")
+        select, ignore = self._codes(select, "select"), self._codes(ignore, "ignore")
+        r = self._root(path)
+
+        def compute():
+            config, registry = self._config(r.root, select, ignore)
+            return json_document(self._lint(r, config, registry, turn_end), role)
+
+        q = ("check", role, turn_end, tuple(select) if select is not None else None,
+             tuple(ignore) if ignore is not None else None)
+        return self._cached(r, q, compute)
+
+    def _registry(self, path: Optional[str]):
+        from .engine import load_registry
+
+        r = self._root(path, required=path is not None)
+        if r is None:
+            return load_registry()
+        return self._config(r.root)[1]
+
+    def tool_rules(self, path: Optional[str] = None) -> dict:
+        return {"rules": [rule_row(r) for r in self._registry(path).rules]}
+
+    def tool_explain(self, code=None, path: Optional[str] = None) -> dict:
+        from .catalogue import rule_page
+
+        if not isinstance(code, str) or not code.strip():
+            raise ToolFailure("`code` is required: a rule's code, e.g. SL501")
+        rules = self._registry(path).rules
+        match = [r for r in rules if r.code.upper() == code.strip().upper()]
+        if not match:
+            import difflib
+
+            near = difflib.get_close_matches(code.strip().upper(), [r.code for r in rules], n=1)
+            raise ToolFailure(f"unknown rule {code}" + (f"; did you mean {near[0]}?" if near else ""))
+        r = match[0]
+        doc = rule_row(r, full=True)
+        doc["page"] = rule_page(r)
+        return doc
+
+    def tool_fix(self, path: Optional[str] = None, codes=None, apply=None, unsafe=None, turn_end=None) -> dict:
+        from .fixer import fix_project, refusals, unified_diff, write_report
+
+        apply, unsafe = self._flag(apply, "apply"), self._flag(unsafe, "unsafe")
+        turn_end = self._flag(turn_end, "turn_end")
+        codes = self._codes(codes, "codes")
+        r = self._root(path)
+        config, registry = self._config(r.root, select=codes)
+        report, result = fix_project(r.root, unsafe=unsafe, write=False, registry=registry, config=config,
+                                     turn_end=turn_end, source=r.source, parse=r.parse)
+        refused = refusals(r.root, report)
+        if apply and refused:
+            raise ToolFailure("nothing written: " + "; ".join(refused))
+        if apply:
+            write_report(r.root, report)
+            if report.skipped:
+                raise ToolFailure("not all fixes were written: " + "; ".join(report.skipped))
+        counts: dict[str, int] = {}
+        for f in report.fixed:
+            counts[f.code] = counts.get(f.code, 0) + 1
+        return {
+            "applied": apply,
+            "diff": unified_diff(report),
+            "fixed": len(report.fixed),
+            "codes": dict(sorted(counts.items())),
+            "files": sorted(report.changed),
+            "renamed": dict(sorted(report.renamed.items())),
+            "refused": refused,
+            "remaining": len(result.findings) if apply else None,
+        }
+
+    def prompt_next_role(self, path: Optional[str] = None) -> str:
+        doc = self.call("status", {"path": path} if path else {})
+        n = doc["next"]
+        lines = []
+        if n.get("commands"):
+            if n.get("session"):
+                lines.append(n["session"])
+            lines.append(n["commands"]["claude"])
+            lines.append("")
+            lines.append(f"(Codex: {n['commands']['codex']})")
+        else:
+            lines.append(f"{n['reason']}")
+        if n.get("findings"):
+            lines.append("")
+            lines.append("Fix first:")
+            lines += [f"- {f['code']} {f['path']}:{f['line']}: {f['message']}" for f in n["findings"]]
+        return "\n".join(lines)
+
+
+def rule_row(r, full: bool = False) -> dict:
+    """A rule as ``rules --format json`` (and, *full*, ``rule CODE --format json``) prints it."""
+    owner = r.owner if isinstance(r.owner, str) else "computed"
+    if full:
+        return {"code": r.code, "name": r.name, "section": r.section, "severity": r.severity,
+                "fix": r.fix, "summary": r.summary, "explanation": r.explanation,
+                "bad_example": r.bad_example, "good_example": r.good_example,
+                "owner": owner, "help": r.help, "no_fix_reason": r.no_fix_reason}
+    return {"code": r.code, "name": r.name, "section": r.section, "severity": r.severity, "fix": r.fix,
+            "summary": r.summary, "plugin": r.plugin, "beyond_checker": r.beyond_checker,
+            "owner": owner, "help": r.help, "no_fix_reason": r.no_fix_reason}
+
+
+# -- the MCP server ------------------------------------------------------------------------------
+
+
+def build_server(service: Optional[Service] = None):
+    """The SDK's low-level server with the tools, the prompt and the rule pages."""
+    import anyio
+    import mcp.types as types
+    from mcp.server.lowlevel import Server
+
+    from . import __version__
+
+    service = service or Service()
+
+    def tool(name: str) -> "types.Tool":
+        spec = TOOLS[name]
+        a = spec["annotations"]
+        return types.Tool(
+            name=name, title=spec["title"], description=DESCRIPTIONS[name],
+            input_schema=spec["input"], output_schema=spec["output"],
+            annotations=types.ToolAnnotations(title=spec["title"], read_only_hint=a["readOnlyHint"],
+                                              destructive_hint=a["destructiveHint"],
+                                              idempotent_hint=a["idempotentHint"],
+                                              open_world_hint=a["openWorldHint"]),
+        )
+
+    def failure(text: str) -> "types.CallToolResult":
+        return types.CallToolResult(content=[types.TextContent(type="text", text=text)], is_error=True)
+
+    async def list_tools(ctx, params) -> "types.ListToolsResult":
+        return types.ListToolsResult(tools=[tool(n) for n in TOOLS])
+
+    async def call_tool(ctx, params) -> "types.CallToolResult":
+        try:
+            doc = await anyio.to_thread.run_sync(service.call, params.name, params.arguments)
+        except ToolFailure as exc:
+            return failure(str(exc))
+        except Exception as exc:  # an internal failure: reported, the server stays up
+            import traceback
+
+            traceback.print_exc(file=sys.stderr)
+            return failure(f"internal error: {type(exc).__name__}: {exc}")
+        text = json.dumps(doc, indent=2, ensure_ascii=False)
+        return types.CallToolResult(content=[types.TextContent(type="text", text=text)], structured_content=doc)
+
+    async def list_prompts(ctx, params) -> "types.ListPromptsResult":
+        return types.ListPromptsResult(prompts=[types.Prompt(
+            name=PROMPT_NAME, description=PROMPT_DESCRIPTION,
+            arguments=[types.PromptArgument(name="path", description=PATH_PROP["description"], required=False)],
+        )])
+
+    async def get_prompt(ctx, params) -> "types.GetPromptResult":
+        from mcp.shared.exceptions import MCPError
+
+        if params.name != PROMPT_NAME:
+            raise MCPError(code=types.INVALID_PARAMS, message=f"unknown prompt {params.name!r}")
+        try:
+            text = await anyio.to_thread.run_sync(service.prompt_next_role, (params.arguments or {}).get("path"))
+        except ToolFailure as exc:
+            raise MCPError(code=types.INVALID_PARAMS, message=str(exc)) from None
+        return types.GetPromptResult(description=PROMPT_DESCRIPTION, messages=[
+            types.PromptMessage(role="user", content=types.TextContent(type="text", text=text))])
+
+    async def list_templates(ctx, params) -> "types.ListResourceTemplatesResult":
+        return types.ListResourceTemplatesResult(resource_templates=[types.ResourceTemplate(
+            uri_template=RULE_URI, name="rule", description="A rule's page (standards-lint rule CODE).",
+            mime_type="text/markdown")])
+
+    async def list_resources(ctx, params) -> "types.ListResourcesResult":
+        return types.ListResourcesResult(resources=[])
+
+    async def read_resource(ctx, params) -> "types.ReadResourceResult":
+        from mcp.shared.exceptions import MCPError
+
+        uri = str(params.uri)
+        prefix = RULE_URI.split("{")[0]
+        if not uri.startswith(prefix):
+            raise MCPError(code=types.INVALID_PARAMS, message=f"unknown resource {uri}")
+        try:
+            doc = await anyio.to_thread.run_sync(service.call, "explain", {"code": uri[len(prefix):]})
+        except ToolFailure as exc:
+            raise MCPError(code=types.INVALID_PARAMS, message=str(exc)) from None
+        return types.ReadResourceResult(contents=[types.TextResourceContents(
+            uri=uri, mime_type="text/markdown", text=doc["page"])])
+
+    return Server(
+        SERVER_NAME, version=__version__,
+        instructions="Check S.T.A.N.D.A.R.D.S. workflow files: call `status` for the next action, `check` "
+                     "(with your role) before a handoff, `fix` for the diff of the fixes, `explain` for a rule.",
+        on_list_tools=list_tools, on_call_tool=call_tool,
+        on_list_prompts=list_prompts, on_get_prompt=get_prompt,
+        on_list_resources=list_resources, on_list_resource_templates=list_templates,
+        on_read_resource=read_resource,
+    )
+
+
+def serve() -> int:
+    import gc
+
+    gc.enable()  # the console script holds it back for one-shot runs; a server lives long
+    import anyio
+    from mcp.server.stdio import stdio_server
+
+    server = build_server()
+
+    async def run():
+        async with stdio_server() as (read_stream, write_stream):
+            await server.run(read_stream, write_stream, server.create_initialization_options())
+
+    anyio.run(run)
+    return 0
+
+
+# -- print-config --------------------------------------------------------------------------------
+
+
+def config_for(client: str, command: str = COMMAND) -> str:
+    """The settings that register the server with *client*: Claude Code's
+    ``.mcp.json`` (JSON) or Codex's ``~/.codex/config.toml`` (TOML)."""
+    if client == "claude":
+        return json.dumps({"mcpServers": {SERVER_NAME: {"command": command, "args": ["mcp"]}}}, indent=2) + "\n"
+    if client == "codex":
+        return (f"[mcp_servers.{SERVER_NAME}]\n"
+                f"command = {json.dumps(command)}\n"
+                f"args = [\"mcp\"]\n")
+    raise ValueError(f"unknown client {client!r}; choose one of {', '.join(CLIENTS)}")
+
+
+def print_config(argv: list) -> int:
+    import argparse
+
+    p = argparse.ArgumentParser(
+        prog="standards-lint mcp print-config",
+        description="Print the settings that register `standards-lint mcp` with a client "
+                    "(Claude Code: .mcp.json; Codex: ~/.codex/config.toml). See docs/agents.md.",
+    )
+    p.add_argument("--client", choices=CLIENTS, required=True)
+    p.add_argument("--command", default=COMMAND,
+                   help=f"the command the client runs (default `{COMMAND}`; give an absolute path "
+                        "when the client's PATH does not hold standards-lint)")
+    try:
+        args = p.parse_args(argv)
+    except SystemExit as exc:
+        return int(exc.code or 0)
+    sys.stdout.write(config_for(args.client, args.command))
+    return 0
+
+
+USAGE = """usage: standards-lint mcp                      (run by the client: MCP over stdin/stdout)
+       standards-lint mcp print-config --client claude|codex [--command CMD]
+"""
+
+
+def main(argv: list) -> int:
+    if argv[:1] == ["print-config"]:
+        return print_config(argv[1:])
+    if argv[:1] in (["-h"], ["--help"]):
+        sys.stdout.write(USAGE)
+        return 0
+    if argv:
+        sys.stderr.write(f"standards-lint mcp: unexpected argument {argv[0]!r}\n" + USAGE)
+        return 2
+    try:
+        import mcp.server.lowlevel  # noqa: F401  (the SDK, not this module)
+    except ImportError:
+        print(f"standards-lint: the MCP server needs the `mcp` package, which the mcp extra installs: "
+              f"{INSTALL_HINT}", file=sys.stderr)
+        return 2
+    return serve()
