@@ -21,7 +21,9 @@ from .rules.conftest import CLEAN_STATE, RUNTIME, commit_tree, write_tree
 # `zipfile`), Lark and its runtime's `dataclasses`/`pickle`, and
 # `subprocess` outside a git repository.
 NOT_IMPORTED = ("attr", "attrs", "pluggy", "inspect", "importlib.metadata", "email", "zipfile", "lark",
-                "dataclasses", "pickle", "logging", "subprocess")
+                "dataclasses", "pickle", "logging", "subprocess",
+                # the MCP server (`standards-lint mcp`) and its SDK
+                "standards_lint.mcp", "mcp", "mcp_types", "anyio", "pydantic")
 
 # What the interpreter had loaded before our code ran is not ours to count: a
 # `.pth` file in site-packages may import anything at start-up (the CI
@@ -49,7 +51,7 @@ def test_a_plain_run_imports_only_what_it_needs(tmp_path, fmt):
     write_tree(tmp_path, dict(RUNTIME, **{".standards/STATE.md": CLEAN_STATE}))
     loaded = _loaded(str(tmp_path), "--no-cache", "--format", fmt)
     assert "standards_lint.rules.acceptance" in loaded  # the rules did run
-    heavy = {m for m in loaded if m in NOT_IMPORTED or m.split(".")[0] in ("attr", "attrs", "pluggy", "lark")}
+    heavy = {m for m in loaded if m in NOT_IMPORTED or m.split(".")[0] in ("attr", "attrs", "pluggy", "lark", "mcp", "mcp_types", "anyio", "pydantic")}
     assert heavy == set(), (
         f"a plain run imported {sorted(heavy)}: keep them off the start-up path (see docs/performance.md)")
 
