@@ -350,3 +350,14 @@ def test_docs_hold_each_tool_description():
     for name, description in DESCRIPTIONS.items():
         assert description in agents, name
     assert "standards-lint mcp" in readme and "mcp print-config" in readme
+
+
+def test_fix_for_given_codes_is_diff_with_select(tmp_path, env):
+    root = materialize(_case("mut-0005"), str(tmp_path))
+    service = Service(cwd=str(root))
+    every = service.call("fix", {"unsafe": True})
+    assert len(every["codes"]) >= 2  # fixes of several codes, to choose among
+    for code in every["codes"]:
+        one = service.call("fix", {"codes": [code], "unsafe": True})
+        assert set(one["codes"]) == {code}
+        assert one["diff"] == _in_process(str(root), "--diff", "--unsafe-fixes", "--select", code)
