@@ -149,6 +149,34 @@ def builtin_rules() -> list[Rule]:
     return [r for r in reg.rules if r.plugin in builtin]
 
 
+def rule_row(r: Rule, full: bool = False) -> dict:
+    """A rule as ``rules --format json`` lists it, or, *full*, as ``rule
+    CODE --format json`` prints it (the MCP server's ``rules`` and
+    ``explain`` answer with the same rows)."""
+    owner = r.owner if isinstance(r.owner, str) else "computed"
+    if full:
+        return {"code": r.code, "name": r.name, "section": r.section, "severity": r.severity,
+                "fix": r.fix, "summary": r.summary, "explanation": r.explanation,
+                "bad_example": r.bad_example, "good_example": r.good_example,
+                "owner": owner, "help": r.help, "no_fix_reason": r.no_fix_reason}
+    return {"code": r.code, "name": r.name, "section": r.section, "severity": r.severity, "fix": r.fix,
+            "summary": r.summary, "plugin": r.plugin, "beyond_checker": r.beyond_checker,
+            "owner": owner, "help": r.help, "no_fix_reason": r.no_fix_reason}
+
+
+def find_rule(rules: list[Rule], code: str) -> "tuple[Optional[Rule], str]":
+    """The rule of *code* (any letter case), or None and a hint naming the
+    nearest code ("; did you mean SL501?", or "")."""
+    code = code.upper()
+    for r in rules:
+        if r.code.upper() == code:
+            return r, ""
+    import difflib
+
+    near = difflib.get_close_matches(code, [r.code for r in rules], n=1)
+    return None, (f"; did you mean {near[0]}?" if near else "")
+
+
 def run_subcommand(name: str, argv: list[str]) -> int:
     import argparse
 
@@ -164,34 +192,19 @@ def run_subcommand(name: str, argv: list[str]) -> int:
     reg = _registry(args.project)
     if name == "rules":
         if args.format == "json":
-            print(json.dumps([
-                {"code": r.code, "name": r.name, "section": r.section, "severity": r.severity, "fix": r.fix,
-                 "summary": r.summary, "plugin": r.plugin, "beyond_checker": r.beyond_checker,
-                 "owner": r.owner if isinstance(r.owner, str) else "computed",
-                 "help": r.help, "no_fix_reason": r.no_fix_reason}
-                for r in reg.rules
-            ], indent=2))
+            print(json.dumps([rule_row(r) for r in reg.rules], indent=2))
         else:
             width = max((len(r.name) for r in reg.rules), default=10)
             for r in reg.rules:
                 print(f"{r.code:<8} {r.name:<{width}}  {r.severity:<7} fix:{r.fix:<9} {r.section}")
         return 0
     if name == "rule":
-        match = [r for r in reg.rules if r.code.upper() == args.code.upper()]
-        if not match:
-            import difflib
-
-            near = difflib.get_close_matches(args.code.upper(), [r.code for r in reg.rules], n=1)
-            hint = f"; did you mean {near[0]}?" if near else ""
+        r, hint = find_rule(reg.rules, args.code)
+        if r is None:
             print(f"standards-lint: unknown rule {args.code}{hint}", file=sys.stderr)
             return 2
-        r = match[0]
         if args.format == "json":
-            print(json.dumps({"code": r.code, "name": r.name, "section": r.section, "severity": r.severity,
-                              "fix": r.fix, "summary": r.summary, "explanation": r.explanation,
-                              "bad_example": r.bad_example, "good_example": r.good_example,
-                              "owner": r.owner if isinstance(r.owner, str) else "computed",
-                              "help": r.help, "no_fix_reason": r.no_fix_reason}, indent=2))
+            print(json.dumps(rule_row(r, full=True), indent=2))
         else:
             sys.stdout.write(rule_page(r))
         return 0

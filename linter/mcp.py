@@ -315,21 +315,18 @@ class Service:
         return self._config(r.root)[1]
 
     def tool_rules(self, path: Optional[str] = None) -> dict:
+        from .catalogue import rule_row
+
         return {"rules": [rule_row(r) for r in self._registry(path).rules]}
 
     def tool_explain(self, code=None, path: Optional[str] = None) -> dict:
-        from .catalogue import rule_page
+        from .catalogue import find_rule, rule_page, rule_row
 
         if not isinstance(code, str) or not code.strip():
             raise ToolFailure("`code` is required: a rule's code, e.g. SL501")
-        rules = self._registry(path).rules
-        match = [r for r in rules if r.code.upper() == code.strip().upper()]
-        if not match:
-            import difflib
-
-            near = difflib.get_close_matches(code.strip().upper(), [r.code for r in rules], n=1)
-            raise ToolFailure(f"unknown rule {code}" + (f"; did you mean {near[0]}?" if near else ""))
-        r = match[0]
+        r, hint = find_rule(self._registry(path).rules, code.strip())
+        if r is None:
+            raise ToolFailure(f"unknown rule {code}{hint}")
         doc = rule_row(r, full=True)
         doc["page"] = rule_page(r)
         return doc
@@ -382,19 +379,6 @@ class Service:
             lines.append("Fix first:")
             lines += [f"- {f['code']} {f['path']}:{f['line']}: {f['message']}" for f in n["findings"]]
         return "\n".join(lines)
-
-
-def rule_row(r, full: bool = False) -> dict:
-    """A rule as ``rules --format json`` (and, *full*, ``rule CODE --format json``) prints it."""
-    owner = r.owner if isinstance(r.owner, str) else "computed"
-    if full:
-        return {"code": r.code, "name": r.name, "section": r.section, "severity": r.severity,
-                "fix": r.fix, "summary": r.summary, "explanation": r.explanation,
-                "bad_example": r.bad_example, "good_example": r.good_example,
-                "owner": owner, "help": r.help, "no_fix_reason": r.no_fix_reason}
-    return {"code": r.code, "name": r.name, "section": r.section, "severity": r.severity, "fix": r.fix,
-            "summary": r.summary, "plugin": r.plugin, "beyond_checker": r.beyond_checker,
-            "owner": owner, "help": r.help, "no_fix_reason": r.no_fix_reason}
 
 
 # -- the MCP server ------------------------------------------------------------------------------
