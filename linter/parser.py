@@ -151,6 +151,42 @@ def _unclosed_openers(text: str) -> str:
     return text[:tail] + text[tail:].replace("<!--", "<!-" + _UNCLOSED_MARK)
 
 
+def _inner_comments(children, text: str) -> list:
+    """The closed HTML comments of a parse other than one the file begins
+    with (the provenance block's place), as (start, end) offsets."""
+    out = []
+    for node in children:
+        if node.data == "comment":
+            tok = node.children[0]
+            raw = str(tok)
+            start = tok.start_pos
+            if raw.endswith("-->") and len(raw) >= 7 and tok.type == "COMMENT" and not (
+                    start == 0 or text[:start] == "\ufeff"):
+                out.append((start, tok.end_pos))
+    return out
+
+
+def _blank_delimiters(lexed: str, comments: list) -> str:
+    """*lexed* with the `<!--` and `-->` of each of *comments* written as
+    spaces (same length, so every offset holds): the framework's checker
+    reads the raw text with regular expressions, so a field, heading or
+    frame inside a comment is there for it (``lexicon``: a commented-out
+    `## Recovery` section, `Frame 1` or `Cycle` field is still read).  The
+    Active Work section is the exception, and its view drops what lies in a
+    comment (:class:`standards_lint.state.StateModel`)."""
+    parts = []
+    last = 0
+    for s, e in comments:
+        parts.append(lexed[last:s])
+        parts.append("    " + lexed[s + 4:e - 3] + "   ")
+        last = e
+    parts.append(lexed[last:])
+    return "".join(parts)
+
+
+_DELIMITERS_ONLY = re.compile(r"^(?:\s|<!--|-->)*$")
+
+
 def parse_markdown(text: str, path: str) -> Document:
     """Parse *text* (already decoded) into a :class:`Document`.  Never raises.
 
@@ -166,6 +202,11 @@ def parse_markdown(text: str, path: str) -> Document:
     try:
         tree = get_parser().parse(lexed)
         children = tree.children
+        comments = _inner_comments(children, text)
+        if comments:  # read through them, as the framework's checker does
+            lexed = _blank_delimiters(lexed, comments)
+            children = get_parser().parse(lexed).children
+            doc.comments.extend(Comment(path, index.span(s, e), text[s:e], True) for s, e in comments)
         if lexed is not text:  # give the tokens back their own characters
             for node in children:
                 node.children = [t.update(value=text[t.start_pos:t.end_pos]) for t in node.children]
@@ -232,7 +273,8 @@ class _Builder:
                 self.close_item()
             if kind == "text":
                 value = str(tok)
-                if value.strip() and value.strip() != "\ufeff":
+                if value.strip() and value.strip() != "\ufeff" and not (
+                        doc.comments and _DELIMITERS_ONLY.match(value)):
                     prev_end = end
                     self.first_content = False
                     prose = Prose(path, index.span(start, end), value)

@@ -42,6 +42,20 @@ def _has_content(c: Container) -> bool:
 _OBLIGATION_RE = re.compile(r"^Obligation (\d+)$")
 
 
+def without_comments(c: Container, comments) -> Container:
+    """A copy of *c* holding only the nodes outside every one of *comments*."""
+    spans = [(m.span.start, m.span.end) for m in comments]
+
+    def outside(node) -> bool:
+        start = node.span.start
+        return not any(s <= start < e for s, e in spans)
+
+    return Container(c.path, c.span, c.heading, [f for f in c.fields if outside(f)],
+                     [i for i in c.items if outside(i)], [k for k in c.codes if outside(k)],
+                     [p for p in c.prose if outside(p)],
+                     [without_comments(sub, comments) for sub in c.subsections])
+
+
 class StateModel:
     def __init__(self, doc: Document):
         self.doc = doc
@@ -69,7 +83,25 @@ class StateModel:
             found = [s for s in self.doc.sections if _title_key(s.title) == key]
         if not found:
             return None
-        return next((s for s in found if _has_content(s)), found[0])
+        chosen = next((s for s in found if _has_content(s)), found[0])
+        if self.doc.comments and _title_key(title) == "active work":
+            return self._uncommented(chosen)
+        return chosen
+
+    def _uncommented(self, section: Container) -> Container:
+        """`## Active Work` without what lies inside an HTML comment (one
+        copy per section, so the rules see the same object).
+
+        The framework's checker reads through comments everywhere else in
+        STATE.md (a commented-out `## Recovery` or `Frame 1` is still read,
+        ``lexicon``), but not here: the install template keeps an example
+        `BaselineReconciliation` entry, with its `Request`, in a comment in
+        this section, and a commented-out Active Work field is missing for
+        it."""
+        cache = self.__dict__.setdefault("_uncommented_cache", {})
+        if id(section) not in cache:
+            cache[id(section)] = without_comments(section, self.doc.comments)
+        return cache[id(section)]
 
     @property
     def header(self) -> Container:

@@ -104,34 +104,46 @@ class Scan(Record):
         return None
 
 
-def _strip_comments(line: str, in_comment: bool) -> tuple[str, bool]:
-    """Blank out HTML comment text in *line*, keeping offsets."""
+def _strip_comments(line: str, in_comment: bool, whole: bool = False) -> tuple[str, bool]:
+    """Blank out the HTML comment delimiters of *line* (and, when *whole*,
+    the comment text too), keeping offsets.  The framework's checker reads
+    acceptance mentions with regular expressions over the raw text, so a
+    mention inside a comment counts for it (``lexicon``: a commented-out
+    `## Acceptance Evidence` still accounts for its conditions); only the
+    provenance block, where a record begins, is no content."""
     out = []
     i = 0
     while i < len(line):
         if in_comment:
             j = line.find("-->", i)
             if j == -1:
-                out.append(" " * (len(line) - i))
+                out.append(" " * (len(line) - i) if whole else line[i:])
                 return "".join(out), True
-            out.append(" " * (j + 3 - i))
+            out.append(" " * (j + 3 - i) if whole else line[i:j] + "   ")
             i = j + 3
             in_comment = False
+            whole = False
         else:
             j = line.find("<!--", i)
             if j == -1:
                 out.append(line[i:])
                 break
             out.append(line[i:j])
-            i = j
+            if not whole:
+                out.append("    ")
+                i = j + 4
+            else:
+                i = j
             in_comment = True
     return "".join(out), in_comment
 
 
 def _lines(text: str) -> Iterator[tuple[int, str]]:
-    """(offset, content) of each line outside fenced code, comments blanked."""
+    """(offset, content) of each line outside fenced code, comment
+    delimiters and the provenance block blanked."""
     fence: Optional[str] = None
     in_comment = False
+    whole = text.startswith("<!--") or text.startswith("\ufeff<!--")
     offset = 0
     for raw in text.split("\n"):
         start = offset
@@ -147,7 +159,8 @@ def _lines(text: str) -> Iterator[tuple[int, str]]:
             if m:
                 fence = m.group(1)
                 continue
-        line, in_comment = _strip_comments(line, in_comment)
+        line, in_comment = _strip_comments(line, in_comment, whole)
+        whole = whole and in_comment
         yield start, line
 
 

@@ -169,9 +169,18 @@ def test_sl701_accepts_plain_bold_numbered_and_task_items(lint_tree):
     assert found7(lint_tree, scope=scope) == []
 
 
-def test_sl701_ignores_fenced_code_and_comments(lint_tree):
-    scope = SCOPE_TEXT + "\n```md\n| `AC-007` | Example |\n```\n\n<!-- AC-008 is a note -->\n"
+def test_sl701_ignores_fenced_code(lint_tree):
+    scope = SCOPE_TEXT + "\n```md\n| `AC-007` | Example |\n```\n"
     assert found7(lint_tree, "SL701", scope=scope) == []
+
+
+def test_sl701_reads_through_comments(lint_tree):
+    # The framework's checker reads the raw text, comments included
+    # (lexicon: a commented-out `## Acceptance Evidence` still accounts for
+    # its conditions), so a mention in a comment is a mention.
+    scope = SCOPE_TEXT + "\n<!-- AC-008 is a note -->\n"
+    found = found7(lint_tree, "SL701", scope=scope)
+    assert len(found) == 1 and "AC-008" in found[0].message
 
 
 # -- SL702 / SL703 ---------------------------------------------------------------------------

@@ -1,0 +1,47 @@
+"""How the workflow files are read where tools and people leave constructs
+behind (the ``lexicon`` parity set shows the framework checker's reading, one
+edit on a clean tree at a time).  Each test is one construct on a small tree
+of its own, with the reading rule it pins."""
+
+from __future__ import annotations
+
+from .conftest import CLEAN_STATE, codes
+
+TEMPLATE_NOTE = """<!-- When non-NONE, use one Markdown list entry per source cycle:
+- `SourceCycle`: `<cancelled-cycle-id>`
+  `Request`: `<source-cycle request summary>`
+Preserve existing entries; see PROTOCOL.md, Baseline Reconciliation Format.
+-->
+"""
+
+
+def errors(findings):
+    return sorted(f.code for f in findings if f.severity == "error")
+
+
+# -- HTML comments ----------------------------------------------------------------------
+def test_clean_state_is_clean(lint_tree):
+    assert errors(lint_tree({})) == []
+
+
+def test_a_commented_out_section_is_still_read(lint_tree):
+    st = CLEAN_STATE.replace("## Outstanding Obligations\n\n`Active`: `false`\n",
+                             "<!--\n## Outstanding Obligations\n\n`Active`: `false`\n-->\n")
+    assert errors(lint_tree({}, state=st)) == []
+
+
+def test_a_commented_out_handoff_field_is_still_read(lint_tree):
+    st = CLEAN_STATE.replace("`Reason`: `Installed.`", "<!-- `Reason`: `Installed.` -->")
+    assert errors(lint_tree({}, state=st)) == []
+
+
+def test_a_commented_out_active_work_field_is_missing(lint_tree):
+    st = CLEAN_STATE.replace("`Scope`: `NONE`", "<!-- `Scope`: `NONE` -->")
+    found = lint_tree({}, state=st)
+    assert "SL202" in codes(found)
+    assert any("Scope" in f.message for f in found if f.code == "SL202")
+
+
+def test_the_install_templates_example_entry_in_active_work_is_no_entry(lint_tree):
+    st = CLEAN_STATE.replace("`BaselineReconciliation`: `NONE`\n", "`BaselineReconciliation`: `NONE`\n\n" + TEMPLATE_NOTE)
+    assert errors(lint_tree({}, state=st)) == []
