@@ -35,6 +35,13 @@ def _title_key(title: str) -> str:
     return " ".join(title.split()).casefold()
 
 
+def _section_title(title: str) -> str:
+    """A heading's text as the checker matches it to a section name: a
+    trailing colon is not part of it (`## Handoff:` is `## Handoff`)."""
+    t = title.rstrip()
+    return t[:-1].rstrip() if t.endswith(":") else t
+
+
 def _has_content(c: Container) -> bool:
     return bool(c.fields or c.items or c.codes or c.subsections or any(p.text.strip() for p in c.prose))
 
@@ -63,14 +70,64 @@ class StateModel:
 
     # -- sections -------------------------------------------------------------
     def sections(self, title: str) -> list[Container]:
-        return self.doc.sections_named(title)
+        """The headings the framework's checker reads as `## Title`, in file
+        order (``lexicon``): a `##` or a `###` heading whose text is the
+        title, with or without a trailing colon (`## Handoff:` and
+        `### Handoff` are the section; `# Handoff` is not)."""
+        return [c for c in self._state_sections if _section_title(c.title) == title]
+
+    @cached_property
+    def _state_sections(self) -> list[Container]:
+        out = []
+        for parent in [self.doc.header, *self.doc.sections]:
+            if parent is None:
+                continue
+            if parent is not self.doc.header and _section_title(parent.title) in SECTIONS:
+                out.append(parent)
+            out.extend(sub for sub in parent.subsections
+                       if sub.heading is not None and sub.heading.level == 3 and _section_title(sub.title) in SECTIONS)
+        return out
+
+    @cached_property
+    def _views(self) -> dict:
+        """How the checker bounds a section: from its heading to the next `##`
+        heading.  A `###` section heading therefore does not end the `##`
+        section it sits in: that section reads the fields under it too (so a
+        `### Outstanding Obligations` in `## Recovery` repeats Recovery's
+        `Active`), and the `###` section itself runs on through the `###`
+        entries that follow it (its frames), to the next section heading."""
+        views = {}
+        for parent in [self.doc.header, *self.doc.sections]:
+            if parent is None:
+                continue
+            subs = parent.subsections
+            marks = [i for i, sub in enumerate(subs) if sub.heading is not None and sub.heading.level == 3
+                     and _section_title(sub.title) in SECTIONS]
+            if not marks:
+                continue
+            inner = [subs[i] for i in marks]
+            if parent is not self.doc.header:
+                views[id(parent)] = Container(
+                    parent.path, parent.span, parent.heading,
+                    parent.fields + [f for sub in inner for f in sub.fields],
+                    parent.items + [i for sub in inner for i in sub.items],
+                    parent.codes + [k for sub in inner for k in sub.codes],
+                    parent.prose + [p for sub in inner for p in sub.prose],
+                    list(subs[:marks[0]]))
+            for n, i in enumerate(marks):
+                stop = marks[n + 1] if n + 1 < len(marks) else len(subs)
+                sub = subs[i]
+                views[id(sub)] = Container(sub.path, sub.span, sub.heading, sub.fields, sub.items, sub.codes,
+                                           sub.prose, list(subs[i + 1:stop]))
+        return views
 
     def section(self, title: str) -> Optional[Container]:
         """The section the rules read (SL201 reports what is not exactly one
         `## Title`; a broken structure silences only what needs the broken
         part):
 
-        * present once: that section;
+        * present once: that section (a `###` heading or a trailing colon as
+          the checker reads them, see :meth:`sections`);
         * repeated: its first copy with content (a copy that holds only the
           heading is skipped; SL201 compares the copies, and removes those
           that are empty or identical);
@@ -84,6 +141,7 @@ class StateModel:
         if not found:
             return None
         chosen = next((s for s in found if _has_content(s)), found[0])
+        chosen = self._views.get(id(chosen), chosen)
         if self.doc.comments and _title_key(title) == "active work":
             return self._uncommented(chosen)
         return chosen

@@ -383,6 +383,8 @@ def _repeat_fix(st, found, title: str) -> Optional[Fix]:
     with different content remain (which is right is the user's call)."""
     text = st.doc.text
     order = st.doc.sections
+    if any(sec not in order for sec in found):
+        return None  # a `###` copy: its extent is not a `##` section's
     spans = []
     for sec in found:
         i = order.index(sec)

@@ -45,3 +45,28 @@ def test_a_commented_out_active_work_field_is_missing(lint_tree):
 def test_the_install_templates_example_entry_in_active_work_is_no_entry(lint_tree):
     st = CLEAN_STATE.replace("`BaselineReconciliation`: `NONE`\n", "`BaselineReconciliation`: `NONE`\n\n" + TEMPLATE_NOTE)
     assert errors(lint_tree({}, state=st)) == []
+
+
+# -- heading levels in STATE.md -----------------------------------------------------------
+def test_a_trailing_colon_keeps_the_section(lint_tree):
+    st = CLEAN_STATE.replace("## Handoff\n", "## Handoff:\n")
+    assert errors(lint_tree({}, state=st)) == []
+
+
+def test_a_level_three_heading_is_still_the_section(lint_tree):
+    st = CLEAN_STATE.replace("## Handoff\n", "### Handoff\n")
+    assert errors(lint_tree({}, state=st)) == []
+
+
+def test_a_level_one_heading_loses_the_section(lint_tree):
+    st = CLEAN_STATE.replace("## Recovery\n", "# Recovery\n")
+    found = [f for f in lint_tree({}, state=st) if f.code == "SL201"]
+    assert len(found) == 1 and "Recovery" in found[0].message
+
+
+def test_a_level_three_section_does_not_end_the_section_above_it(lint_tree):
+    # `## Recovery` runs to the next `##` heading, so it holds the `Active`
+    # of a `### Outstanding Obligations` below it too: repeated.
+    st = CLEAN_STATE.replace("## Outstanding Obligations\n", "### Outstanding Obligations\n")
+    found = lint_tree({}, state=st)
+    assert [f.code for f in found if f.severity == "error" and "Active" in f.message and "Recovery" in f.message]
