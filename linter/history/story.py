@@ -111,17 +111,25 @@ def build(result) -> dict:
             after_keys = {f.key: f for f in a.frames}
             for key, f in after_keys.items():
                 if key not in before_keys and key not in cy["_open"]:
-                    kind = "USER_REWORK" if a.kind == "USER_REWORK" and a.reason == f.reason else "FAILURE"
+                    # at AWAITING_USER_SIGNOFF only the user acts: a frame pushed from there is rework
+                    rework = (a.kind == "USER_REWORK" and a.reason == f.reason) or f.from_ == "AWAITING_USER_SIGNOFF" \
+                        or any(s.kind == "USER_REWORK" and s.to == f.owner and s.frm == f.from_ for s in steps)
+                    kind = "USER_REWORK" if rework else "FAILURE"
                     ev = _failure(Step(kind, f.from_, f.owner), f.failure_type, f.reason, commit)
                     ev["_visited"] = []
                     cy["_open"][key] = ev
+            for key, f in after_keys.items():  # the owner planned reruns: what follows is rerun
+                ev = cy["_open"].get(key)
+                if ev is not None and f.rerun_through not in ("NONE", "?") and not ev.get("_rt"):
+                    ev["_rt"] = f.rerun_through
+                    ev["_visited"] = [a.state]
             for key in list(cy["_open"]):
                 if key not in after_keys:
                     ev = cy["_open"].pop(key)
                     ev.update(returned_at=commit.date, returned_commit=commit.sha, open=False,
                               seconds_to_return=_secs(ev["date"], commit.date) if ev["date"] else None)
                     seen = ev.pop("_visited")
-                    ev["rerun"] = [s for s in seen[:-1] if s != ev["to"]] if seen else []
+                    ev["rerun"] = [s for s in seen[:-1] if s != ev["to"]] if ev.pop("_rt", None) and seen else []
                     (cy["user_rework"] if ev["kind"] == "USER_REWORK" else cy["failures"]).append(ev)
         _blocks(cy, a, commit)
         if a.terminal and cy["finished"] is None:
@@ -129,6 +137,7 @@ def build(result) -> dict:
     for cy in cycles:
         for ev in cy.pop("_open").values():
             ev.pop("_visited", None)
+            ev.pop("_rt", None)
             ev["rerun"] = []
             (cy["user_rework"] if ev["kind"] == "USER_REWORK" else cy["failures"]).append(ev)
         if cy["_block"] is not None:

@@ -364,6 +364,7 @@ def explain(before: Snapshot, after: Snapshot) -> Explanation:
     seen = {(_core(before), before.obligations)}
     max_depth = max(len(before.frames), len(after.frames)) + 2
     nodes = 0
+    shown = frozenset({before.state, after.state})
     while queue:
         s, path, visited = queue.popleft()
         if len(path) >= MAX_SQUASH:
@@ -374,7 +375,9 @@ def explain(before: Snapshot, after: Snapshot) -> Explanation:
                 continue
             vis = visited | {nxt.state}
             npath = path + (step,)
-            if (step.kind, step.frm) == (after.kind, after.frm) and _matches(nxt, after, vis):
+            # an obligation's removal must show in a version of its owning
+            # state, not in a state a squash passed through unseen
+            if (step.kind, step.frm) == (after.kind, after.frm) and _matches(nxt, after, shown):
                 return Explanation(npath)
             key = (_core(nxt), nxt.obligations)
             if key in seen or nodes > _MAX_NODES:
