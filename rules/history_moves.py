@@ -12,9 +12,13 @@ model only (``standards_lint.model.moves``); git is the history package's.
 
 from __future__ import annotations
 
-from standards_lint.model.moves import Move
+from typing import TYPE_CHECKING
+
 from standards_lint.model.workflow import USER, owner_of
 from standards_lint.rule import module_rules, report, rule
+
+if TYPE_CHECKING:  # a plain lint loads this module but never builds a Move
+    from standards_lint.model.moves import Move
 
 STATE_PATH = ".standards/STATE.md"
 _COMMON = dict(section="Forward Transitions", scope="history", fix="none", beyond_checker=True)

@@ -13,6 +13,7 @@ import pytest
 class Repo:
     def __init__(self, root: Path, start: str = "2026-10-01T16:28:34+00:00"):
         self.root = root
+        root.mkdir(parents=True, exist_ok=True)
         self.when = datetime.fromisoformat(start)
         self.shas: list[str] = []
         try:
