@@ -34,7 +34,7 @@ def main(argv: list) -> "tuple[int, str]":
                    help="check the moves after this commit (e.g. a pull request's base); default: from the "
                         "first commit of the active cycle")
     p.add_argument("--all", action="store_true", dest="all_history", help="the whole history")
-    p.add_argument("--format", choices=("text", "json", "markdown"), default="text")
+    p.add_argument("--format", choices=("text", "json", "markdown", "github"), default="text")
     p.add_argument("--no-worktree", action="store_true",
                    help="stop at HEAD: leave uncommitted changes of .standards/ out")
     try:
@@ -48,5 +48,6 @@ def main(argv: list) -> "tuple[int, str]":
         print(f"standards-lint history: {exc}", file=sys.stderr)
         return 2, ""
     data = story.build(result)
-    render = {"text": story.as_text, "json": story.as_json, "markdown": story.as_markdown}[args.format]
+    render = {"text": story.as_text, "json": story.as_json, "markdown": story.as_markdown,
+              "github": story.as_github}[args.format]
     return (1 if result.error_count else 0), render(data)

@@ -299,3 +299,19 @@ def as_markdown(data: dict) -> str:
                 f"(`{_short(f['before_commit'])}..{_short(f['commit'])}`): {f['message']}" for f in data["findings"]]
         out.append("")
     return "\n".join(out) + "\n"
+
+
+def as_github(data: dict) -> str:
+    """GitHub Actions workflow commands, one annotation per finding, its
+    path from the repository root (as the lint's ``--format github``)."""
+    from ..output import _gh_escape_data, _gh_escape_prop, repository_prefix
+
+    prefix = repository_prefix(data["root"])
+    kinds = {"error": "error", "warning": "warning", "info": "notice"}
+    out = []
+    for f in data["findings"]:
+        props = [f"file={_gh_escape_prop(prefix + f['path'])}", f"line={f['line']}", f"col={f['column']}",
+                 f"title={_gh_escape_prop(f['code'] + ' ' + f['rule'])}"]
+        msg = f"{f['code']} {f['message']}" + (f"\n{f['help']} (owner: {f['owner']})" if f.get("help") else "")
+        out.append(f"::{kinds.get(f['severity'], 'warning')} {','.join(props)}::{_gh_escape_data(msg)}")
+    return "\n".join(out) + ("\n" if out else "")
