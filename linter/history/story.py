@@ -57,7 +57,9 @@ def build(result) -> dict:
             cycles.append(by_id[cid])
         return by_id[cid]
 
-    if first is not None and first.snap is not None and not first.snap.installed:
+    # the first version in range is a state of its own only when no move into it is checked (--since)
+    if first is not None and first.snap is not None and not first.snap.installed and \
+            not (result.checked and result.checked[0].after is first):
         cy = cycle_for(first.snap.cid)
         cy["mode"] = first.snap.mode
         cy["commits"] += 1
