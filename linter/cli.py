@@ -6,6 +6,7 @@
     standards-lint plugins
     standards-lint hook stop | hook print-config --client claude|codex
     standards-lint status [PATH] [--format text|json|markdown]
+    standards-lint history [PATH] [--since REV] [--all] [--format text|json|markdown]
     standards-lint server          (the language server; the `server` extra)
     standards-lint mcp             (the MCP server; the `mcp` extra) | mcp print-config --client claude|codex
 """
@@ -23,6 +24,7 @@ HOOK = "hook"
 SERVER = "server"
 MCP = "mcp"
 STATUS = "status"
+HISTORY = "history"
 
 
 def _codes(value: str) -> list[str]:
@@ -59,6 +61,7 @@ def _parser() -> argparse.ArgumentParser:
         description="Lint the S.T.A.N.D.A.R.D.S. workflow files of a project (.standards/).",
         epilog="Other commands: `standards-lint rules`, `standards-lint rule CODE`, `standards-lint plugins`, "
                "`standards-lint status [PATH] [--format text|json|markdown]`, "
+               "`standards-lint history [PATH] [--since REV] [--all] [--format text|json|markdown]`, "
                "`standards-lint hook stop`, `standards-lint hook print-config --client claude|codex`, "
                "`standards-lint server`, `standards-lint mcp`, `standards-lint mcp print-config --client claude|codex`.",
     )
@@ -143,6 +146,18 @@ def main(argv: "list[str] | None" = None) -> int:
 
         try:
             status, out = status_main(argv[1:])
+        except Exception as exc:  # an internal failure of the linter itself
+            import traceback
+
+            traceback.print_exc()
+            return _err(f"internal error: {exc}")
+        _emit(out)
+        return status
+    if argv and argv[0] == HISTORY:
+        from .history import main as history_main
+
+        try:
+            status, out = history_main(argv[1:])
         except Exception as exc:  # an internal failure of the linter itself
             import traceback
 

@@ -88,6 +88,7 @@ BUILTIN_PLUGINS = (
     ("failure_handoffs", "standards_lint.rules.failure_handoffs"),
     ("handoff", "standards_lint.rules.handoff"),
     ("handoff_values", "standards_lint.rules.handoff_values"),
+    ("history_moves", "standards_lint.rules.history_moves"),
     ("mode", "standards_lint.rules.project_mode"),
     ("outstanding_obligations", "standards_lint.rules.outstanding_obligations"),
     ("plan_checkpoints", "standards_lint.rules.plan_checkpoints"),
@@ -435,6 +436,8 @@ def run_rules(project: Project, rules: list[Rule]) -> Result:
     unresolved: list = []
     for r in rules:
         if conflicted and not r.during_conflict:
+            continue
+        if r.scope != "project":  # a move rule runs under `standards-lint history` only
             continue
         try:
             for d in r.check(project) or ():

@@ -475,14 +475,46 @@ def _gh_escape_prop(s: str) -> str:
     return _gh_escape_data(s).replace(":", "%3A").replace(",", "%2C")
 
 
+def repository_prefix(root: str) -> str:
+    """The project root's path inside its repository ("" at the top, or
+    outside any): GitHub resolves annotation and SARIF paths from the
+    repository root (``GITHUB_WORKSPACE`` in a workflow, else the nearest
+    folder holding ``.git``), not from a subfolder holding ``.standards/``."""
+    import os
+
+    root = os.path.realpath(root)
+    tops = []
+    ws = os.environ.get("GITHUB_WORKSPACE")
+    if ws:
+        tops.append(os.path.realpath(ws))
+    cur = root
+    while True:
+        if os.path.lexists(os.path.join(cur, ".git")):
+            tops.append(cur)
+            break
+        parent = os.path.dirname(cur)
+        if parent == cur:
+            break
+        cur = parent
+    for top in tops:
+        rel = os.path.relpath(root, top)
+        if rel == ".":
+            return ""
+        if not rel.startswith(".."):
+            return rel.replace(os.sep, "/") + "/"
+    return ""
+
+
 def render_github(result: Result) -> str:
     """GitHub Actions workflow commands: one annotation per finding (its
-    help, with the owner, on a second line of the message)."""
+    help, with the owner, on a second line of the message); paths from the
+    repository root (:func:`repository_prefix`)."""
     kinds = {"error": "error", "warning": "warning", "info": "notice"}
     out = []
+    prefix = repository_prefix(result.project.root)
     for f in result.findings:
         props = [
-            f"file={_gh_escape_prop(f.path)}",
+            f"file={_gh_escape_prop(prefix + f.path)}",
             f"line={f.line}",
             f"col={f.column}",
             f"endLine={max(f.end_line, f.line)}",

@@ -29,6 +29,8 @@ from .data import Frozen
 from .findings import Edit, Fix
 
 FIX_KINDS = ("none", "safe", "unsafe", "sometimes")
+# What a rule checks: one tree (a Project) or one move between two versions.
+SCOPES = ("project", "history")
 
 # Who must act on a finding (see :mod:`standards_lint.owners`): a role, the
 # user, or a strategy the engine resolves per finding.
@@ -67,13 +69,14 @@ class Rule(Frozen):
 
     __slots__ = ("code", "name", "section", "summary", "explanation", "check", "severity", "fix",
                  "beyond_checker", "bad_example", "good_example", "plugin", "owner", "help", "no_fix_reason",
-                 "during_conflict")
+                 "during_conflict", "scope")
     _no_repr = ("check",)
 
     def __init__(self, code: str, name: str, section: str, summary: str, explanation: str,
                  check: Callable[..., Iterable[Diagnostic]], severity: str = "error", fix: str = "none",
                  beyond_checker: bool = False, bad_example: str = "", good_example: str = "", plugin: str = "",
-                 owner: OwnerSpec = "", help: str = "", no_fix_reason: str = "", during_conflict: bool = False):
+                 owner: OwnerSpec = "", help: str = "", no_fix_reason: str = "", during_conflict: bool = False,
+                 scope: str = "project"):
         setter = object.__setattr__
         setter(self, "code", code)
         setter(self, "name", name)
@@ -91,6 +94,7 @@ class Rule(Frozen):
         setter(self, "help", help)
         setter(self, "no_fix_reason", no_fix_reason)
         setter(self, "during_conflict", during_conflict)
+        setter(self, "scope", scope)
 
 
 def rule(
@@ -109,10 +113,20 @@ def rule(
     help: str = "",
     no_fix_reason: str = "",
     during_conflict: bool = False,
+    scope: str = "project",
 ):
-    """Decorator turning a check function into a :class:`Rule`."""
+    """Decorator turning a check function into a :class:`Rule`.
+
+    *scope*: ``"project"`` (the default) for a rule that checks one tree and
+    receives the :class:`~standards_lint.project.Project`; ``"history"`` for
+    a rule that checks one move between two versions of the workflow files
+    and receives a :class:`~standards_lint.model.moves.Move`.  A plain lint
+    runs only the first kind; ``standards-lint history`` (and the Stop hook,
+    for the working tree's move) runs the second."""
     if fix not in FIX_KINDS:
         raise ValueError(f"fix must be one of {FIX_KINDS}")
+    if scope not in SCOPES:
+        raise ValueError(f"scope must be one of {SCOPES}")
 
     def wrap(func: Callable[..., Iterable[Diagnostic]]) -> Rule:
         return Rule(
@@ -131,6 +145,7 @@ def rule(
             help=help,
             no_fix_reason=no_fix_reason,
             during_conflict=during_conflict,
+            scope=scope,
         )
 
     return wrap

@@ -131,7 +131,10 @@ def _fix(f: Finding, result: Result) -> Optional[dict]:
     renames are in the result's ``properties.fixRenames``)."""
     if f.fix is None or not f.fix.edits:
         return None
+    from .output import repository_prefix
     from .parser import LineIndex
+
+    prefix = repository_prefix(result.project.root)
 
     by_path: dict[str, list] = {}
     indexes: dict[str, LineIndex] = {}
@@ -159,7 +162,7 @@ def _fix(f: Finding, result: Result) -> Optional[dict]:
     return {
         "description": {"text": description},
         "artifactChanges": [
-            {"artifactLocation": {"uri": _uri(path), "uriBaseId": "%SRCROOT%"}, "replacements": reps}
+            {"artifactLocation": {"uri": _uri(prefix + path), "uriBaseId": "%SRCROOT%"}, "replacements": reps}
             for path, reps in by_path.items()
         ],
     }
@@ -175,7 +178,13 @@ def render_sarif(result: Result, rules: Optional[list[Rule]] = None, docs_url: O
     """The SARIF log of *result*; rule descriptors link their page
     (``helpUri``) under *docs_url* (the configuration's ``docs-url``) when
     it is given, and have no link otherwise."""
+    from .output import repository_prefix
+
+    # locations from the repository root, where GitHub looks them up
+    prefix = repository_prefix(result.project.root)
     rules = list(rules if rules is not None else (result.registry.rules if result.registry else []))
+    # a lint's log describes the rules a lint runs (not `history`'s move rules)
+    rules = [r for r in rules if getattr(r, "scope", "project") == "project"]
     descriptors = [_descriptor(r, docs_url) for r in rules]
     index = {r.code: i for i, r in enumerate(rules)}
     for code in sorted({f.code for f in result.findings} - set(index)):
@@ -193,7 +202,7 @@ def render_sarif(result: Result, rules: Optional[list[Rule]] = None, docs_url: O
             "locations": [
                 {
                     "physicalLocation": {
-                        "artifactLocation": {"uri": _uri(f.path), "uriBaseId": "%SRCROOT%"},
+                        "artifactLocation": {"uri": _uri(prefix + f.path), "uriBaseId": "%SRCROOT%"},
                         "region": _region(f),
                     }
                 }
@@ -225,7 +234,10 @@ def render_sarif(result: Result, rules: Optional[list[Rule]] = None, docs_url: O
             )
     from pathlib import Path
 
-    root_uri = Path(result.project.root).as_uri().rstrip("/") + "/"
+    top = Path(result.project.root)
+    for _ in prefix.strip("/").split("/") if prefix else ():
+        top = top.parent
+    root_uri = top.as_uri().rstrip("/") + "/"
     log = {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",

@@ -21,7 +21,7 @@ ACTION = ROOT / "action.yml"
 INSTALL = ROOT / ".github" / "action" / "install.sh"
 RUN = ROOT / ".github" / "action" / "run.sh"
 DEMO = ROOT / "fixtures" / "demo"
-INPUTS = {"path", "args", "sarif-file", "summary", "version"}
+INPUTS = {"path", "args", "sarif-file", "summary", "version", "since"}
 
 pytestmark = pytest.mark.skipif(shutil.which("bash") is None, reason="the action's steps are bash scripts")
 
@@ -126,9 +126,12 @@ def test_the_run_step_annotates_writes_sarif_and_its_outputs(workspace):
     assert proc.returncode == 1, proc.stderr  # the demo has errors: the step fails
     # The annotations are the command line's, with the args applied.
     expected = cli("demo", "--no-git", "--ignore", "SL214", "--format", "github", cwd=workspace).stdout
+    # outside the workflow (no GITHUB_WORKSPACE, no .git) paths are the project's
+    expected = re.sub(r"^(::\w+ file=)", r"\1demo/", expected, flags=re.M)
     annotations = [line for line in proc.stdout.splitlines() if line.startswith("::")]
     assert annotations == expected.splitlines()
-    assert any(line.startswith("::error file=.standards/STATE.md,line=31,col=12,") and "SL501" in line
+    # paths from the repository root (the workspace), not from `path`
+    assert any(line.startswith("::error file=demo/.standards/STATE.md,line=31,col=12,") and "SL501" in line
                for line in annotations)
     assert not any("SL214" in line for line in annotations)
     # SARIF for upload-sarif, with the same findings.
@@ -247,3 +250,38 @@ def test_the_installed_action_runs_end_to_end(installed, workspace):
     assert proc.returncode == 1 and got["exit-code"] == "1"
     assert any("SL501" in line for line in proc.stdout.splitlines() if line.startswith("::error "))
     assert json.loads((workspace / "sl.sarif").read_text(encoding="utf-8"))["runs"][0]["results"]
+
+
+def test_a_subfolder_project_in_a_repository_as_a_new_user_has_it(tmp_path):
+    """`path: proj` on a copy of fixtures/demo in proj/ of a git repository:
+    annotations and SARIF locations name files GitHub can find from the
+    repository root, and `since` checks the moves of the pull request."""
+    ws = tmp_path / "workspace"
+    shutil.copytree(DEMO, ws / "proj")
+    env = dict({k: v for k, v in os.environ.items() if not k.startswith("GIT_")}, GIT_AUTHOR_NAME="u",
+               GIT_AUTHOR_EMAIL="u@example.invalid", GIT_COMMITTER_NAME="u", GIT_COMMITTER_EMAIL="u@example.invalid")
+    git = lambda *a: subprocess.run(["git", *a], cwd=ws, env=env, check=True, capture_output=True, text=True).stdout
+    git("init", "-q")
+    git("add", "-A")
+    git("commit", "-q", "-m", "base")
+    base = git("rev-parse", "HEAD").strip()
+    state = ws / "proj" / ".standards" / "STATE.md"
+    text = state.read_text(encoding="utf-8")
+    # the pull request signs off with a forged From
+    text = text.replace("`WorkflowState`: `AWAITING_USER_SIGNOFF` `CycleMode`: `DOCUMENTATION`",
+                        "`WorkflowState`: `SIGNED_OFF` `CycleMode`: `UNSET`")
+    text = text.replace("`Kind`: `FORWARD` `From`: `SYNCHRONIZING`", "`Kind`: `SIGNOFF` `From`: `SYNCHRONIZING`")
+    state.write_text(text, encoding="utf-8")
+    git("commit", "-q", "-am", "sign off")
+    proc, out, summary = run_step(ws, path="proj", since=base, **{"sarif-file": "out.sarif", "summary": "true"})
+    annotations = [line for line in proc.stdout.splitlines() if line.startswith("::")]
+    assert annotations and all(line.split("file=", 1)[1].startswith("proj/") for line in annotations), annotations
+    assert not any("file=.standards/" in line for line in annotations)
+    log = json.loads((ws / "out.sarif").read_text(encoding="utf-8"))
+    uris = {loc["physicalLocation"]["artifactLocation"]["uri"]
+            for r in log["runs"][0]["results"] for loc in r["locations"]}
+    assert uris and all(u.startswith("proj/") for u in uris)
+    assert log["runs"][0]["originalUriBaseIds"]["%SRCROOT%"]["uri"] == ws.resolve().as_uri() + "/"
+    # the history check: the forged From of the sign-off, on the line GitHub shows
+    assert any("SL1002" in line and "file=proj/.standards/STATE.md" in line for line in annotations)
+    assert "# History (since " in summary and out["exit-code"] == "1"

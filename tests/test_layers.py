@@ -104,3 +104,16 @@ def test_the_checks_catch_planted_violations(tmp_path):
     model.mkdir()
     (model / "m.py").write_text("def g():\n    from ..rules.recovery import x\n", "utf-8")
     assert model_violations(model, "standards_lint.model") == ["model/m.py:2 imports standards_lint.rules.recovery"]
+
+
+def test_nothing_below_the_history_package_imports_it():
+    """The history reads the model and runs the rules; the model, the shared
+    fixes and the rule modules never import it (standards_lint.history)."""
+    bad = []
+    for folder, package in ((ROOT / "linter" / "model", "standards_lint.model"),
+                            (ROOT / "linter" / "fixes", "standards_lint.fixes"), (RULES, "standards_lint.rules")):
+        for path in sorted(folder.glob("*.py")):
+            for line, module in _imports(path, package):
+                if module == "standards_lint.history" or module.startswith("standards_lint.history."):
+                    bad.append(f"{path.name}:{line} imports {module}")
+    assert bad == []

@@ -7,6 +7,8 @@
 #   INPUT_PATH             the project (default: .)
 #   INPUT_ARGS             more options, split as a shell would
 #   INPUT_SARIF_FILE       where to write SARIF (empty: none)
+#   INPUT_SINCE            a commit: also `standards-lint history --since` it
+#                          (annotations; its story to the job summary)
 #   INPUT_SUMMARY          true: `standards-lint status --format markdown` to
 #                          $GITHUB_STEP_SUMMARY
 # Writes `exit-code=` and `sarif-file=` to $GITHUB_OUTPUT and exits with the
@@ -56,6 +58,20 @@ fi
 # Annotations on the diff (workflow commands on stdout).
 "$sl" "$path" ${args[@]+"${args[@]}"} --format github
 status=$?
+
+# The moves since a commit (a pull request's base): annotations, and the
+# story in the job summary.  The step fails when either check has an error.
+since="${INPUT_SINCE:-}"
+if [ -n "$since" ]; then
+  "$sl" history "$path" --since "$since" --format github
+  hstatus=$?
+  if [ "$hstatus" -gt "$status" ]; then
+    status=$hstatus
+  fi
+  if [ -n "${GITHUB_STEP_SUMMARY:-}" ] && [ "$hstatus" -le 1 ]; then
+    "$sl" history "$path" --since "$since" --format markdown >> "$GITHUB_STEP_SUMMARY" 2>/dev/null
+  fi
+fi
 echo "exit-code=$status" >> "$output"
 
 case "$summary" in

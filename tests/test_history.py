@@ -1,0 +1,335 @@
+"""standards-lint history: made histories (legal, and each with one illegal
+move), the real corpus history, bad input.  Every repository is a real git
+repository built by the test."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from standards_lint.engine import lint
+from standards_lint.history import run_history
+
+from .history import corpus
+from .history.gitrepo import Repo
+from .history.walk import RUNTIME, Walk, state_text
+
+C1 = "add-search-20261001T100000Z-aaaaaaaa"
+C2 = "document-search-20261002T100000Z-bbbbbbbb"
+C3 = "quick-fix-20261003T100000Z-cccccccc"
+C4 = "next-work-20261004T100000Z-dddddddd"
+SCOPE1 = f".standards/docs/scope/{C1}.md"
+SCOPE_TEXT = f"<!-- STANDARDS\nArtifact: SCOPE\nCycle: {C1}\n-->\n\n# Scope\n\n- `AC-001`: Search by name.\n"
+
+
+def legal(w: Walk, *, until: str | None = None, mutate=None):
+    """A legal history of four cycles; *mutate(w, label)* may replace the
+    move labelled *label* (it returns True when it did)."""
+
+    def step(label, fn, *a, **k):
+        if mutate is not None and mutate(w, label):
+            return
+        fn(*a, label=label, **k)
+
+    # cycle 1, STANDARD brownfield: forward, failure with a nested rework and a rerun, block, sign-off
+    step("start-1", w.start, C1)
+    step("to-scoping", w.forward)
+    w.repo.commit({SCOPE1: SCOPE_TEXT}, "scope record", author="Scoper")
+    w.commits.append(("scope-record", w.repo.shas[-1]))
+    step("to-architecting", w.forward)
+    step("to-developing", w.forward)
+    step("block", w.block, "Which index should search use?")
+    step("unblock", w.unblock)
+    step("to-testing", w.forward)
+    step("fail-architecture", w.fail, "ARCHITECTURE", "ARCHITECTING")
+    step("rework-scoping", w.fail, "SCOPING", "SCOPING", kind="USER_REWORK")
+    step("resume-architecting", w.resume)
+    step("rerun-developing", w.rerun, "DEVELOPING")
+    step("resume-testing", w.resume)
+    step("same-state-failure", w.fail, "VERIFICATION", "TESTING")
+    step("checkpoint", lambda label: w._move(label, "CHECKPOINT", "DEVELOPING", reason="Increment 1 assessed."))
+    step("checkpoint-back", lambda label: w._move(label, "CHECKPOINT", "TESTING", reason="Increment 2 ready."))
+    for label in ("to-review", "to-documenting", "to-final", "to-sync", "to-signoff"):
+        step(label, w.forward)
+    step("signoff-1", w.signoff)
+    # cycle 2, DOCUMENTATION: forward to sign-off, then cancel
+    step("start-2", w.start, C2, "DOCUMENTATION")
+    for label in ("d-scoping", "d-architecting", "d-documenting"):
+        step(label, w.forward)
+    step("cancel-2", w.cancel)
+    # cycle 3, EXPEDITED: a review failure, promotion with an obligation, the standard route
+    step("start-3", w.start, C3, "EXPEDITED")
+    step("e-review", w.forward)
+    step("e-fail", w.fail, "IMPLEMENTATION", "DEVELOPING")
+    step("promote", w.promote)
+    for label in ("p-scoping", "p-architecting", "p-developing"):
+        step(label, w.forward)
+    step("obligation-verified", w.clear_obligation)
+    step("p-testing", w.forward)
+    step("signoff-3-ready", w.to_end)
+    step("signoff-3", w.signoff)
+    # cycle 4 starts
+    step("start-4", w.start, C4)
+
+
+def findings(root, *args, **kw):
+    return run_history(str(root), all_history=True, **kw).findings
+
+
+def test_a_legal_history_has_no_finding_and_each_tree_is_lint_clean(tmp_path):
+    w = Walk(tmp_path)
+    legal(w)
+    assert findings(tmp_path) == []
+    # the moves are realistic: every STATE.md version is clean for the STATE.md,
+    # handoff and recovery rules of the plain lint (records are not made here)
+    for label, sha in w.commits:
+        text = subprocess.run(["git", "show", f"{sha}:.standards/STATE.md"], cwd=tmp_path, capture_output=True,
+                              text=True, check=True).stdout
+        got = [f for f in lint(str(tmp_path), overlay={".standards/STATE.md": text}, use_git=False).findings
+               if f.code[:3] in ("SL2", "SL4", "SL5") and f.path == ".standards/STATE.md"]
+        assert got == [], (label, [(f.code, f.message) for f in got])
+
+
+def _one(w: Walk, label: str, fn):
+    """Replace the move *label* with *fn(w)*, once."""
+
+    def mutate(walk, lbl):
+        if lbl == label:
+            fn(walk)
+            return True
+        return False
+
+    return mutate
+
+
+ILLEGAL = {
+    # a skipped step: FORWARD from SCOPING straight to DEVELOPING
+    "skipped-step": ("to-architecting", "SL1001",
+                     lambda w: w._move("illegal", "FORWARD", "DEVELOPING")),
+    # a forged From: DEVELOPING -> TESTING recorded as coming from ARCHITECTING
+    "forged-from": ("to-testing", "SL1002",
+                    lambda w: (w.s.update(state="ARCHITECTING"), w._move("illegal", "FORWARD", "TESTING"))),
+    # a vanished frame: the nested rework frame disappears with no RESUME
+    "vanished-frame": ("resume-architecting", "SL1010",
+                       lambda w: (w.s["frames"].pop(), w._commit("illegal", "Scoper"),
+                                  w._move("resume-architecting", "FORWARD", "ARCHITECTING"))),
+    # a dropped obligation: gone in SCOPING, its owner DEVELOPING not reached
+    "dropped-obligation": ("p-scoping", "SL1012",
+                           lambda w: (w.s.update(obligations=[]), w._move("illegal", "FORWARD", "SCOPING"))),
+    # a squash no legal sequence explains: SCOPING -> TESTING "from ARCHITECTING"
+    "unexplained-squash": ("to-architecting", "SL1004",
+                           lambda w: (w.s.update(state="ARCHITECTING"), w._move("illegal", "FORWARD", "TESTING"))),
+    # a reused ID: cycle 4 takes cycle 1's ID
+    "reused-id": ("start-4", "SL1022", lambda w: w.start(C1, label="illegal")),
+    # an edited finished record: cycle 1's scope changes during cycle 2
+    "edited-finished-record": ("d-scoping", "SL1021",
+                               lambda w: (w.forward("d-scoping"),
+                                          w.raw("illegal", extra={SCOPE1: SCOPE_TEXT + "- `AC-002`: More.\n"}))),
+}
+
+
+def _fix_forged(w):
+    w.s["from"] = "x"
+
+
+@pytest.mark.parametrize("case", sorted(ILLEGAL))
+def test_one_illegal_move_gives_exactly_that_finding_at_that_commit(tmp_path, case):
+    label, code, fn = ILLEGAL[case]
+    w = Walk(tmp_path)
+    if case == "forged-from":
+        # write the forged From while keeping the real source state
+        def fn(w):  # noqa: F811
+            w.s.update(kind="FORWARD", ft="NONE", reason="Forward.", state="TESTING")
+            w.s["from"] = "ARCHITECTING"
+            w._commit("illegal", "Developer")
+    if case == "unexplained-squash":
+        def fn(w):  # noqa: F811
+            w.s.update(kind="FORWARD", ft="NONE", reason="Forward.", state="TESTING")
+            w.s["from"] = "ARCHITECTING"
+            w._commit("illegal", "Scoper")
+    legal(w, mutate=_one(w, label, fn))
+    got = findings(tmp_path)
+    assert [(f["code"], f["commit"]) for f in got] == [(code, w.sha("illegal"))], got
+    f = got[0]
+    assert f["before_commit"] != f["commit"] and f["line"] >= 1
+    assert f["before_commit"][:10] in f["message"] and f["commit"][:10] in f["message"]
+
+
+def test_a_squash_of_legal_moves_is_a_note_listing_the_sequence(tmp_path):
+    w = Walk(tmp_path)
+    w.start(C1)
+    w.s.update(state="ARCHITECTING", kind="FORWARD", ft="NONE", reason="Squashed.")
+    w.s["from"] = "SCOPING"
+    sha = w._commit("squash", "Architect")
+    got = findings(tmp_path)
+    assert [(f["code"], f["severity"], f["commit"]) for f in got] == [("SL1003", "info", sha)]
+    assert "FORWARD AUDITING -> SCOPING, FORWARD SCOPING -> ARCHITECTING" in got[0]["message"]
+
+
+def test_the_story_of_a_made_history(tmp_path):
+    from standards_lint.history import story
+
+    w = Walk(tmp_path)
+    legal(w)
+    data = story.build(run_history(str(tmp_path), all_history=True))
+    cycles = {c["id"]: c for c in data["cycles"]}
+    c1 = cycles[C1]
+    assert [s["state"] for s in c1["states"]][:4] == ["AUDITING", "SCOPING", "ARCHITECTING", "DEVELOPING"]
+    assert c1["finished"]["state"] == "SIGNED_OFF" and c1["finished"]["commit"] == w.sha("signoff-1")
+    arch = next(f for f in c1["failures"] if f["failure_type"] == "ARCHITECTURE")
+    assert (arch["found_by"], arch["corrected_by"], arch["from"]) == ("TESTER", "ARCHITECT", "TESTING")
+    assert arch["returned_commit"] == w.sha("resume-testing") and arch["seconds_to_return"] == 4 * 3600
+    assert arch["rerun"] == ["DEVELOPING"]
+    rework = c1["user_rework"][0]
+    assert (rework["failure_type"], rework["found_by"], rework["returned_commit"]) == (
+        "SCOPING", "USER", w.sha("resume-architecting"))
+    assert c1["blocks"][0]["question"] == "Which index should search use?" and c1["blocks"][0]["seconds"] == 3600
+    assert cycles[C2]["finished"]["state"] == "CANCELLED"
+    c3 = cycles[C3]
+    assert c3["promotions"][0]["from"] == "DEVELOPING"
+    assert c3["mode"] == "STANDARD"
+    assert c1["moves"] == len(c1["states"])  # one entry per move, the INITIAL one first
+    assert c1["commits"] == sum(1 for lbl, _ in w.commits[1:w.commits.index(("signoff-1", w.sha("signoff-1"))) + 1])
+
+
+# -- the real history ----------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def corpus_repo(tmp_path_factory):
+    if not corpus.CORPUS.is_dir():
+        pytest.skip("the corpus is not here")
+    root = tmp_path_factory.mktemp("corpus")
+    repo, shas = corpus.build(root)
+    return root, shas
+
+
+def test_the_corpus_history_findings_are_the_argued_ones(corpus_repo):
+    root, shas = corpus_repo
+    got = findings(root)
+    errors = [(f["code"], f["commit"]) for f in got if f["severity"] != "info"]
+    # f541139e -> 4fb23fe6: Tester's frame (REVIEWING_FINAL -> TESTING, ResumeAt
+    # REVIEWING_FINAL) disappears while Documenter's IMPLEMENTATION failure pushes
+    # a new frame: "Never overwrite older frames" (Recovery Mechanics, 2).
+    assert errors == [("SL1010", shas["4fb23fe6"])]
+    notes = {(f["before_commit"], f["commit"]) for f in got if f["code"] == "SL1003"}
+    assert (shas["2ba43c0e"], shas["d0885867"]) in notes  # sign-off, new cycle, forward in one commit
+    assert len(notes) == 12
+
+
+def test_the_corpus_story_matches_the_files(corpus_repo):
+    from standards_lint.history import story
+
+    root, shas = corpus_repo
+    data = story.build(run_history(str(root), all_history=True))
+    ids = [c["id"] for c in data["cycles"]]
+    assert [i.split("-")[-2] for i in ids] == ["20261001T162834Z", "20261008T004926Z", "20261008T145135Z"]
+    c1, c2, c3 = data["cycles"]
+    assert c1["commits"] == 28 and c2["commits"] == 5 and c3["commits"] == 6
+    assert c1["finished"]["state"] == "SIGNED_OFF" and c1["finished"]["commit"] == shas["89c9f4c3"]
+    assert [s["state"] for s in c2["states"]] == ["AUDITING", "SCOPING", "ARCHITECTING", "DOCUMENTING",
+                                                  "REVIEWING_FINAL", "SYNCHRONIZING", "AWAITING_USER_SIGNOFF",
+                                                  "SIGNED_OFF"]  # signed off in the commit starting cycle 3
+    types = [(f["kind"], f["failure_type"], f["from"], f["to"]) for f in c1["failures"] + c1["user_rework"]]
+    # the frames the files hold, each pushed where the files first show it
+    assert ("FAILURE", "IMPLEMENTATION", "REVIEWING_FINAL", "DEVELOPING") in types
+    assert ("USER_REWORK", "SCOPING", "AWAITING_USER_SIGNOFF", "SCOPING") in types
+    assert ("USER_REWORK", "ARCHITECTURE", "AWAITING_USER_SIGNOFF", "ARCHITECTING") in types
+    assert ("FAILURE", "VERIFICATION", "REVIEWING_FINAL", "TESTING") in types
+    blocks = [b["question"] for b in c1["blocks"]]
+    assert len(blocks) == 6 and blocks[0].startswith("Await user continuation for DEV-004")
+    # the default range is the active cycle
+    only = story.build(run_history(str(root)))
+    assert [c["id"] for c in only["cycles"]] == [c3["id"]]
+
+
+# -- bad input -----------------------------------------------------------------
+
+def _cli(*args, cwd=None):
+    exe = Path(sys.executable).with_name("standards-lint")
+    return subprocess.run([str(exe), "history", *args], capture_output=True, text=True, cwd=cwd)
+
+
+def test_not_a_repository(tmp_path):
+    (tmp_path / ".standards").mkdir()
+    (tmp_path / ".standards" / "STATE.md").write_text(state_text(Walk.__init__.__defaults__ and {} or {}) if False
+                                                      else "x", encoding="utf-8")
+    r = _cli(str(tmp_path))
+    assert r.returncode == 2 and "not inside a git repository" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_since_naming_no_commit(tmp_path):
+    w = Walk(tmp_path)
+    w.start(C1)
+    r = _cli(str(tmp_path), "--since", "no-such-rev")
+    assert r.returncode == 2 and "--since 'no-such-rev' names no commit" in r.stderr
+
+
+def test_an_unreadable_state_at_some_commit_is_a_finding(tmp_path):
+    w = Walk(tmp_path)
+    w.start(C1)
+    w.forward()
+    bad = w.repo.commit({".standards/STATE.md": "# broken\n\n`WorkflowState`: `SCOPNG`\n"}, "broken")
+    w.s["state"] = "SCOPING"
+    w.forward()
+    r = _cli(str(tmp_path), "--all", "--format", "json")
+    assert r.returncode == 0, r.stderr
+    got = [(f["code"], f["commit"]) for f in json.loads(r.stdout)["findings"]]
+    assert got == [("SL1009", bad)]
+
+
+def test_a_history_with_merges(tmp_path):
+    w = Walk(tmp_path)
+    w.start(C1)
+    w.repo.git("checkout", "-q", "-b", "side")
+    w.forward()
+    w.repo.git("checkout", "-q", "main")
+    w.repo.commit({"README.md": "hello\n"}, "unrelated")
+    w.repo.git("merge", "-q", "--no-ff", "-m", "merge side", "side")
+    r = _cli(str(tmp_path), "--all", "--format", "json")
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)
+    assert data["findings"] == [] and any("merge commits" in x for x in data["warnings"])
+    assert [s["state"] for s in data["cycles"][0]["states"]] == ["AUDITING", "SCOPING"]
+
+
+def test_a_shallow_clone(tmp_path):
+    w = Walk(tmp_path / "origin")
+    w.start(C1)
+    w.forward()
+    w.forward()
+    subprocess.run(["git", "clone", "-q", "--depth", "1", f"file://{tmp_path / 'origin'}", str(tmp_path / "c")],
+                   check=True, capture_output=True)
+    r = _cli(str(tmp_path / "c"), "--all")
+    assert r.returncode == 0, r.stderr
+    assert "shallow clone" in r.stdout and "Traceback" not in r.stderr
+
+
+def test_cli_formats_and_exit_status(tmp_path):
+    w = Walk(tmp_path)
+    w.start(C1)
+    w.forward()
+    w._move("skip", "FORWARD", "DEVELOPING")
+    text = _cli(str(tmp_path))
+    assert text.returncode == 1 and "SL1001" in text.stdout and "Cycle add-search" in text.stdout
+    md = _cli(str(tmp_path), "--format", "markdown")
+    assert md.returncode == 1 and "```mermaid\ngantt" in md.stdout
+    js = json.loads(_cli(str(tmp_path), "--format", "json").stdout)
+    assert js["schema"] == 1 and js["findings"][0]["code"] == "SL1001"
+    since = json.loads(_cli(str(tmp_path), "--since", "HEAD~1", "--format", "json").stdout)
+    assert [f["code"] for f in since["findings"]] == ["SL1001"]
+    assert json.loads(_cli(str(tmp_path), "--since", "HEAD", "--format", "json").stdout)["findings"] == []
+
+
+def test_the_working_tree_is_the_newest_version(tmp_path):
+    w = Walk(tmp_path)
+    w.start(C1)
+    s = dict(w.s, state="DEVELOPING", kind="FORWARD", reason="Skip.")
+    s["from"] = "AUDITING"
+    (tmp_path / ".standards" / "STATE.md").write_text(state_text(s), encoding="utf-8")
+    got = run_history(str(tmp_path)).findings
+    assert [(f["code"], f["commit"]) for f in got] == [("SL1001", "WORKTREE")]
+    assert run_history(str(tmp_path), worktree=False).findings == []
