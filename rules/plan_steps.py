@@ -359,4 +359,36 @@ def plan_complete_after_developing(project):
     )
 
 
+@rule(
+    code="SL817",
+    name="step-duplicate",
+    section="Testable Increments",
+    owner="record",
+    summary="Each `DEV-NNN` step is defined once in the plan.",
+    explanation="""**What it does.** Reports a `### DEV-NNN` step heading whose ID an
+earlier step of the same plan already has (a merge resolved by keeping both
+copies of `## Build Steps` or of one step leaves this).
+
+**Why.** The Developer template: "Preserve `DEV-NNN` identifiers for the active
+cycle" and "Preserve existing `DEV-NNN` identifiers across plan revisions. Add new
+IDs for" new work. Two steps with one ID make every `Depends On`, increment and
+checkpoint that names it ambiguous: which Status counts is no longer stated.
+
+**Fix safety.** None: which copy is right (they may differ in Status, Depends On or
+Acceptance) is the Developer's decision.""",
+    bad_example="### DEV-001 — Search endpoint\n\n`Status`: `DONE` `Depends On`: `NONE`\n\n"
+                "### DEV-001 — Search endpoint\n\n`Status`: `PENDING` `Depends On`: `NONE`",
+    good_example="### DEV-001 — Search endpoint\n\n`Status`: `DONE` `Depends On`: `NONE`",
+    fix="none",
+    help="Keep one definition of the step, merging what the copies say, or give the new step a new ID.",
+    no_fix_reason="Which copy of the step is right is the Developer's decision.",
+)
+def step_duplicate(project):
+    seen = set()
+    for _plan, s in plan_entries(project, "steps"):
+        if s.id in seen:
+            yield report(s.container.heading, f"The plan defines {s.id} more than once.")
+        seen.add(s.id)
+
+
 standards_lint_rules = module_rules(globals())

@@ -281,14 +281,23 @@ class Plan:
         self.steps: list[Step] = []
         self.increments: list[Increment] = []
         self.suspended: list[Container] = []
-        for sec in doc.sections:
+        # As the framework's checker reads a plan (``lexicon``): a step is a
+        # `### DEV-NNN` heading wherever it stands (under a `# Build Steps`
+        # written one level off too, and twice when a merge kept both
+        # copies of `## Build Steps`), never a `####` one; increments are
+        # read from the first `## Verification Increments` section only.
+        increments = next((sec for sec in doc.sections if sec.title == "Verification Increments"), None)
+        parents = ([doc.header] if doc.header is not None else []) + list(doc.sections)
+        for sec in parents:
             for sub in sec.subsections:
                 m = STEP_RE.match(sub.title)
-                if m:
+                if m and sub.heading is not None and sub.heading.level == 3:
                     self.steps.append(Step(doc, sub, m.group(1)))
                     continue
+                if m:
+                    continue
                 m = INCREMENT_RE.match(sub.title)
-                if m and sec.title == "Verification Increments":
+                if m and sec is increments:
                     self.increments.append(Increment(doc, sub, int(m.group(1))))
                     continue
                 if SUSPENDED_RE.match(sub.title):

@@ -214,6 +214,21 @@ def test_reported_where_it_stands(lint_tree, code, pl, needle, says, clean, st):
 
 # -- SL801 -------------------------------------------------------------------
 
+def test_a_step_kept_twice_by_a_merge_is_reported_at_its_second_copy(lint_tree):
+    pl = plan(steps=(STEP_DONE, STEP_PENDING, STEP_PENDING.replace("`PENDING`", "`IN_PROGRESS`")))
+    [f] = found(lint_tree, tree(pl=pl), "SL817")
+    assert (f.line, "DEV-002" in f.message) == (line_of(pl, "### DEV-002", nth=2), True)
+    assert found(lint_tree, tree(pl=plan()), "SL817") == []
+
+
+def test_steps_are_level_three_headings_wherever_they_stand(lint_tree):
+    # `# Build Steps` one level off keeps its steps; `#### DEV-002` is no step.
+    off = plan().replace("## Build Steps", "# Build Steps")
+    assert found(lint_tree, tree(pl=off), "SL826") == found(lint_tree, tree(pl=off), "SL812") == []
+    deep = plan().replace("### DEV-001", "#### DEV-001")
+    assert [f.code for f in found(lint_tree, tree(pl=deep), "SL812")] == ["SL812"]
+
+
 def test_cadence_field_missing(lint_tree):
     pl = plan(cadence=None)
     [f] = found(lint_tree, tree(pl=pl), "SL801")
