@@ -70,3 +70,14 @@ def test_a_level_three_section_does_not_end_the_section_above_it(lint_tree):
     st = CLEAN_STATE.replace("## Outstanding Obligations\n", "### Outstanding Obligations\n")
     found = lint_tree({}, state=st)
     assert [f.code for f in found if f.severity == "error" and "Active" in f.message and "Recovery" in f.message]
+
+
+# -- look-alike characters ------------------------------------------------------------------
+def test_a_no_break_space_after_a_colon_is_a_space(lint_tree):
+    st = CLEAN_STATE.replace("`Scope`: `NONE`", "`Scope`:\u00a0`NONE`").replace("`Active`: `false`", "`Active`:\u3000`false`")
+    assert errors(lint_tree({}, state=st)) == []
+
+
+def test_a_zero_width_space_after_a_colon_is_no_space(lint_tree):
+    st = CLEAN_STATE.replace("`Scope`: `NONE`", "`Scope`:\u200b`NONE`")
+    assert any(f.code == "SL202" and "Scope" in f.message for f in lint_tree({}, state=st))
