@@ -81,3 +81,22 @@ def test_a_no_break_space_after_a_colon_is_a_space(lint_tree):
 def test_a_zero_width_space_after_a_colon_is_no_space(lint_tree):
     st = CLEAN_STATE.replace("`Scope`: `NONE`", "`Scope`:\u200b`NONE`")
     assert any(f.code == "SL202" and "Scope" in f.message for f in lint_tree({}, state=st))
+
+
+# -- setext titles ----------------------------------------------------------------------------
+def test_a_record_without_an_atx_title_has_no_header():
+    # The checker finds a record's header after its `# Title` line; under a
+    # setext title (`Title` over `===`) the header holds nothing for it.
+    from standards_lint.parser import parse_markdown
+
+    body = "`Cycle`: `x-20261130T024253Z-72ffb0a9` `Status`: `COMPLETE`\n\n## Section\n"
+    atx = parse_markdown("# Synchronization Record\n\n" + body, ".standards/docs/synchronization/a.md")
+    setext = parse_markdown("Synchronization Record\n======================\n\n" + body, ".standards/docs/synchronization/a.md")
+    assert [f.name for f in atx.header.fields] == ["Cycle", "Status"]
+    assert setext.header.fields == [] and [f.name for f in setext.fields] == ["Cycle", "Status"]
+
+
+def test_a_state_file_with_a_setext_title_keeps_its_header_and_reports_the_title(lint_tree):
+    st = CLEAN_STATE.replace("# S.T.A.N.D.A.R.D.S. Workflow State\n",
+                             "S.T.A.N.D.A.R.D.S. Workflow State\n==================================\n")
+    assert errors(lint_tree({}, state=st)) == ["SL200"]
