@@ -57,9 +57,10 @@ class Mention(Record):
     """One AC-NNN mention in a file: where it is, under which ``##`` section,
     whether under Previous Cycles, and whether it defines the condition."""
 
-    __slots__ = ("id", "span", "section", "previous", "definition", "under")
+    __slots__ = ("id", "span", "section", "previous", "definition", "under", "fenced")
 
-    def __init__(self, id: str, span: Span, section: str, previous: bool, definition: bool, under: str = ""):
+    def __init__(self, id: str, span: Span, section: str, previous: bool, definition: bool, under: str = "",
+                 fenced: bool = False):
         self.id = id
         self.span = span
         self.section = section  # title of the enclosing ## section ("" before the first)
@@ -69,6 +70,12 @@ class Mention(Record):
         # section ("" when none): the framework reads a section heading only at
         # the start of a line, so the mention stays in the section before it.
         self.under = under
+        # Inside fenced code: a record's mention all the same (the checker
+        # reads records' mentions with a regular expression over the raw
+        # text, unseen-3), but no part of a scope's conditions (suite-0769's
+        # class: a fenced example in the scope is not a condition that
+        # "appears").
+        self.fenced = fenced
 
     @property
     def number(self) -> int:
@@ -153,6 +160,8 @@ def _lines(text: str) -> Iterator[tuple[int, str]]:
             stripped = line.strip()
             if stripped.startswith(fence) and stripped.strip(fence[0]) == "":
                 fence = None
+            else:
+                yield start, line, True
             continue
         if not in_comment:
             m = FENCE_RE.match(line)
@@ -161,7 +170,7 @@ def _lines(text: str) -> Iterator[tuple[int, str]]:
                 continue
         line, in_comment = _strip_comments(line, in_comment, whole)
         whole = whole and in_comment
-        yield start, line
+        yield start, line, False
 
 
 def scan_text(path: str, text: str) -> Scan:
@@ -173,8 +182,11 @@ def scan_text(path: str, text: str) -> Scan:
     section = ""
     under = ""
     previous = False
-    for start, line in _lines(text):
-        h = HEADING_RE.match(line)
+    for start, line, fenced in _lines(text):
+        # Fenced code is no structure (a `## heading` in it opens no
+        # section, suite-0475's class), but the checker's mention regex
+        # still reads it: an `AC-NNN` in a fenced example is a mention.
+        h = None if fenced else HEADING_RE.match(line)
         if h and h.group(1) and len(h.group(2)) == 2:
             # An indented section heading: the framework's checker reads
             # sections from headings at the start of a line only, so this one
@@ -185,6 +197,8 @@ def scan_text(path: str, text: str) -> Scan:
         elif h:
             level = len(h.group(2))
             title = (h.group(3) or "").strip()
+            if title.endswith(":"):  # `## Retired Acceptance Identifiers:` is that section (lexicon)
+                title = title[:-1].rstrip()
             under = ""
             if level == 1:
                 section = ""
@@ -193,11 +207,11 @@ def scan_text(path: str, text: str) -> Scan:
                 headings.setdefault(title, index.span(start, start + len(line.rstrip())))
                 if title == PREVIOUS_TITLE:
                     previous = True
-        d = _DEF_RE.match(line)
+        d = None if fenced else _DEF_RE.match(line)
         for m in AC_RE.finditer(line):
             s = index.span(start + m.start(), start + m.end())
             is_def = d is not None and d.start(1) <= m.start() < d.end(1)
-            mentions.append(Mention(m.group(0), s, section, previous, is_def, under))
+            mentions.append(Mention(m.group(0), s, section, previous, is_def, under, fenced))
     return Scan(path, mentions, headings, indented)
 
 
@@ -235,6 +249,8 @@ def scope_model(scan: Scan) -> ScopeModel:
     previous: dict[str, list[Mention]] = {}
     present: list[Mention] = []
     for m in scan.mentions:
+        if m.fenced:
+            continue
         if m.previous:
             if m.definition:
                 previous.setdefault(m.id, []).append(m)

@@ -100,3 +100,21 @@ def test_a_state_file_with_a_setext_title_keeps_its_header_and_reports_the_title
     st = CLEAN_STATE.replace("# S.T.A.N.D.A.R.D.S. Workflow State\n",
                              "S.T.A.N.D.A.R.D.S. Workflow State\n==================================\n")
     assert errors(lint_tree({}, state=st)) == ["SL200"]
+
+
+# -- acceptance mentions in fenced code -------------------------------------------------------
+def test_fenced_mentions_count_in_records_but_not_in_the_scope():
+    from standards_lint.model.acceptance import scan_text, scope_model
+
+    text = "# Record\n\n## Acceptance Coverage\n\n```text\nAC-099 in an example\n## Not a heading\n```\n"
+    scan = scan_text("r.md", text)
+    [m] = scan.mentions
+    assert (m.id, m.fenced, m.section) == ("AC-099", True, "Acceptance Coverage")
+    assert scope_model(scan).appears == set()
+
+
+def test_a_trailing_colon_keeps_the_retired_section():
+    from standards_lint.model.acceptance import scan_text, scope_model
+
+    scope = scope_model(scan_text("s.md", "# Scope\n\n## Retired Acceptance Identifiers:\n\n- `AC-003`: gone.\n"))
+    assert set(scope.retired) == {"AC-003"} and not scope.current
