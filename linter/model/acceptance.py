@@ -12,7 +12,7 @@ from standards_lint.ast import Span
 from standards_lint.data import Record
 from standards_lint.holding import Holding, holding
 from standards_lint.parser import LineIndex
-from standards_lint.protocol import CYCLE_ID_RE, TERMINAL_STATES, record_path
+from standards_lint.protocol import CYCLE_ID_RE, USABLE_CYCLE_ID_RE, TERMINAL_STATES, record_path
 from standards_lint.records import provenance_of
 
 
@@ -352,7 +352,7 @@ def _build(project) -> Optional[Context]:
     cycle = st.aw("Id")
     mode = st.cycle_mode
     state = st.workflow_state
-    if not cycle or not CYCLE_ID_RE.match(cycle) or mode is None or state is None:
+    if not cycle or cycle in ("UNSET", "NONE") or not USABLE_CYCLE_ID_RE.match(cycle) or mode is None or state is None:
         return None
     if state in TERMINAL_STATES:
         return None

@@ -19,7 +19,7 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Optional
 
-from ..protocol import CYCLE_ID_RE, record_path
+from ..protocol import CYCLE_ID_RE, USABLE_CYCLE_ID_RE, record_path
 from .cycle import required_states
 from .values import MISSING, Value, read_field
 from .workflow import Workflow
@@ -93,7 +93,7 @@ class Cycle:
     def cid(self) -> Optional[str]:
         """The Id when it names a cycle (valid form; not UNSET or NONE)."""
         v = self.id.value
-        return v if v is not None and CYCLE_ID_RE.match(v) else None
+        return v if v is not None and v not in ("UNSET", "NONE") and USABLE_CYCLE_ID_RE.match(v) else None
 
     @property
     def active(self) -> bool:

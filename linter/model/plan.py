@@ -12,7 +12,7 @@ import weakref
 
 from standards_lint.ast import Container, Document, Field, Span
 from standards_lint.holding import holding
-from standards_lint.protocol import CYCLE_ID_RE, ROUTE_STANDARD_BROWNFIELD, TERMINAL_STATES, record_path
+from standards_lint.protocol import CYCLE_ID_RE, USABLE_CYCLE_ID_RE, ROUTE_STANDARD_BROWNFIELD, TERMINAL_STATES, record_path
 from standards_lint.records import provenance_of
 
 
@@ -49,7 +49,7 @@ def cycle_id(project) -> Optional[str]:
     if st is None:
         return None
     cid = st.aw("Id")
-    if cid and CYCLE_ID_RE.match(cid):
+    if cid and cid not in ("UNSET", "NONE") and USABLE_CYCLE_ID_RE.match(cid):
         return cid
     return None
 

@@ -15,6 +15,7 @@ from standards_lint.model.accessors import project_mode
 from standards_lint.model.cycle import STATE_RECORDS, Cycle, record_state
 from standards_lint.protocol import (
     CYCLE_ID_RE,
+    USABLE_CYCLE_ID_RE,
     FAILURE_TARGETS,
     FAILURE_TYPES,
     ROUTE_DOCUMENTATION,
@@ -224,7 +225,7 @@ def passed_records_complete(project, ws: str) -> bool:
     `COMPLETE`: the records say the cycle passed those gates."""
     cid = project.state.aw("Id")
     route = cycle_route(project)
-    if not cid or not CYCLE_ID_RE.match(cid) or ws not in route:
+    if not cid or cid in ("UNSET", "NONE") or not USABLE_CYCLE_ID_RE.match(cid) or ws not in route:
         return False
     gates = _gate_records(project, route)
     passed = route[: route.index(ws)]
@@ -264,7 +265,7 @@ def never_reached(project, state: str) -> bool:
     interrupted there records routing that did not happen."""
     cid = project.state.aw("Id")
     route = cycle_route(project)
-    if not cid or not CYCLE_ID_RE.match(cid) or state not in route:
+    if not cid or cid in ("UNSET", "NONE") or not USABLE_CYCLE_ID_RE.match(cid) or state not in route:
         return False
     gates = _gate_records(project, route)
     for s in route[: route.index(state)]:

@@ -485,3 +485,14 @@ def test_a_misheaded_increment_is_reported_defines_nothing_and_carries_its_headi
     assert "\n### Increment 1\n" in (tmp_path / PLAN_PATH).read_text(encoding="utf-8")
     after = {f.code for f in lint_tree(tree(pl=pl.replace("###  Increment 1", "### Increment 1"), rp=rp), state=None)}
     assert not after & {"SL820", "SL804", "SL859", "SL860"}
+
+
+def test_a_cycle_renamed_to_a_malformed_id_still_has_its_records_checked(lint_tree):
+    # The ID is reported (SL260) and the records at the paths named after it
+    # are still read, as the framework's checker reads them.
+    bad = CID.upper()
+    files = {k.replace(CID, bad): v.replace(CID, bad)
+             for k, v in tree(st=state(ws="TESTING", frm="DEVELOPING", reason="Built."), pl=plan()).items()}
+    findings = lint_tree(files, state=None)
+    assert {"SL260", "SL816"} <= {f.code for f in findings}
+    assert any(f.code == "SL816" and f.path == PLAN_PATH.replace(CID, bad) for f in findings)
