@@ -335,6 +335,13 @@ def plan_complete_after_developing(project):
     if plan is None:
         return
     f = agreed_field(plan.header, "Status")
+    if f is None and not fields(plan.header, "Status"):
+        # No Status in the header at all (a setext title or a table leaves
+        # the header unread): the checker reads the status as `missing`.
+        if developer_completion_due(project, plan):
+            yield report((plan.path, header_anchor(plan.doc)),
+                         "The cycle has passed DEVELOPING, so the plan must be COMPLETE; its Status is `missing`.")
+        return
     if f is None or f.value == "COMPLETE" or f.value not in PLAN_STATUSES:
         return
     if not developer_completion_due(project, plan):

@@ -496,3 +496,11 @@ def test_a_cycle_renamed_to_a_malformed_id_still_has_its_records_checked(lint_tr
     findings = lint_tree(files, state=None)
     assert {"SL260", "SL816"} <= {f.code for f in findings}
     assert any(f.code == "SL816" and f.path == PLAN_PATH.replace(CID, bad) for f in findings)
+
+
+def test_a_plan_without_a_status_past_developing_reads_as_missing(lint_tree):
+    pl = "\n".join(l for l in plan().split("\n") if not l.startswith("`Status`: `IN_PROGRESS`"))
+    assert "`Status`: `IN_PROGRESS`" not in pl
+    files = tree(st=state(ws="TESTING", frm="DEVELOPING", reason="Built."), pl=pl)
+    [f] = found(lint_tree, files, "SL816")
+    assert "`missing`" in f.message
