@@ -6,7 +6,14 @@ from __future__ import annotations
 
 import os
 
+from pathlib import Path
+
 import pytest
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python < 3.11
+    import tomli as tomllib
 
 from standards_lint.engine import load_registry
 
@@ -18,6 +25,10 @@ from . import harness
 ROWS = harness.load_map()
 KNOWN = harness.load_known()
 CASES = list(harness.iter_cases())
+# The newest sets' cases still read differently, by class (open_cases.toml):
+# strict xfails, so a case that starts to pass must leave the list.
+_OPEN = tomllib.loads((Path(__file__).parent / "open_cases.toml").read_text(encoding="utf-8"))["open"]
+OPEN = {cid: entry["class"] for entry in _OPEN for cid in entry["cases"]}
 BASE = "/dev/shm" if os.path.isdir("/dev/shm") else None
 
 
@@ -26,7 +37,7 @@ def test_case_count():
     for c in CASES:
         family = c["id"].rsplit("-", 1)[0]
         counts[family] = counts.get(family, 0) + 1
-    assert len(CASES) == 892 + 1351 + 40 + 739 + 901 + 663, counts
+    assert len(CASES) == 892 + 1351 + 40 + 739 + 901 + 663 + 1031 + 867, counts
     assert all("expected_turn_end" in c for c in CASES)
 
 
@@ -39,7 +50,20 @@ def _problems(outcome) -> list[str]:
     )
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
+def test_open_cases_are_few_and_only_of_the_newest_sets():
+    ids = {c["id"] for c in CASES}
+    assert set(OPEN) <= ids
+    assert all(cid.startswith(("h3-", "lex-")) for cid in OPEN)
+    assert len(OPEN) <= 30
+
+
+def _param(case):
+    reason = OPEN.get(case["id"])
+    marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
+    return pytest.param(case, id=case["id"], marks=marks)
+
+
+@pytest.mark.parametrize("case", [_param(c) for c in CASES])
 def test_parity_case(case):
     """One materialized tree, checked plainly and at the end of a turn, and
     its status (the next action) from the plain run."""
