@@ -159,6 +159,55 @@ def test_one_illegal_move_gives_exactly_that_finding_at_that_commit(tmp_path, ca
     assert f["before_commit"][:10] in f["message"] and f["commit"][:10] in f["message"]
 
 
+# -- acceptance IDs across versions ----------------------------------------------
+
+def _scope(current: str, retired: str = "") -> str:
+    text = f"<!-- STANDARDS\nArtifact: SCOPE\nCycle: {C1}\n-->\n\n# Scope\n\n## Acceptance Conditions\n\n{current}"
+    return text + (f"\n## Retired Acceptance Identifiers\n\n{retired}" if retired else "")
+
+
+def _acceptance_history(w: Walk, third: str | None = None):
+    """A cycle whose scope retires AC-002 and adds AC-003 (legal), then, as
+    its third scope version (labelled ``third``), *third*."""
+    w.start(C1)
+    w.forward()  # SCOPING
+    w.s["scope"] = SCOPE1
+    w.raw("scope", "Scoper", extra={SCOPE1: _scope("- `AC-001`: Search by name.\n- `AC-002`: Search by tag.\n")})
+    w.forward()  # ARCHITECTING
+    w.raw("replan", "Scoper", extra={SCOPE1: _scope("- `AC-001`: Search by name.\n- `AC-003`: Search by date.\n",
+                                                    "- `AC-002`: Search by tag (dropped).\n")})
+    w.raw("third", "Scoper", extra={SCOPE1: third or _scope(
+        "- `AC-001`: Find by name.\n- `AC-003`: Search by date.\n- `AC-004`: Sort.\n",
+        "- `AC-002`: Search by tag (dropped).\n")})
+    w.forward()  # DEVELOPING
+
+
+def test_acceptance_ids_kept_retired_and_added_is_clean(tmp_path):
+    w = Walk(tmp_path)
+    _acceptance_history(w)
+    assert findings(tmp_path) == []
+
+
+@pytest.mark.parametrize("code,third,ac", [
+    # AC-003 (current) is gone, neither current nor retired
+    ("SL1031", _scope("- `AC-001`: Search by name.\n", "- `AC-002`: Search by tag (dropped).\n"), "AC-003"),
+    # AC-002 (retired) is gone from the retired list
+    ("SL1031", _scope("- `AC-001`: Search by name.\n- `AC-003`: Search by date.\n"), "AC-002"),
+    # AC-002 (retired) is defined again as a current condition
+    ("SL1032", _scope("- `AC-001`: Search by name.\n- `AC-002`: Search by colour.\n- `AC-003`: Search by date.\n"),
+     "AC-002"),
+])
+def test_an_acceptance_id_vanished_or_reused_is_that_finding_at_that_commit(tmp_path, code, third, ac):
+    w = Walk(tmp_path)
+    _acceptance_history(w, third)
+    got = findings(tmp_path)
+    assert [(f["code"], f["commit"], f["path"]) for f in got] == [(code, w.sha("third"), SCOPE1)], got
+    assert f"`{ac}`" in got[0]["message"] and got[0]["owner"] == "SCOPER"
+    if code == "SL1032":
+        text = (tmp_path / SCOPE1).read_text(encoding="utf-8").splitlines()
+        assert ac in text[got[0]["line"] - 1]
+
+
 def test_a_squash_of_legal_moves_is_a_note_listing_the_sequence(tmp_path):
     w = Walk(tmp_path)
     w.start(C1)
