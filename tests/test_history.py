@@ -5,6 +5,8 @@ repository built by the test."""
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -390,3 +392,78 @@ def test_the_working_tree_is_the_newest_version(tmp_path):
     got = run_history(str(tmp_path)).findings
     assert [(f["code"], f["commit"]) for f in got] == [("SL1001", "WORKTREE")]
     assert run_history(str(tmp_path), worktree=False).findings == []
+
+
+# -- the Mermaid of --format markdown ------------------------------------------------
+
+ROOT = Path(__file__).resolve().parents[1]
+MERMAID_MODULES = [os.environ.get("MERMAID_MODULES", ""), str(ROOT / ".ci" / ".mermaid" / "node_modules")]
+
+
+def _mermaid_modules():
+    if shutil.which("node") is None:
+        return None
+    for p in MERMAID_MODULES:
+        if p and os.path.isdir(os.path.join(p, "mermaid")) and os.path.isdir(os.path.join(p, "jsdom")):
+            return p
+    return None
+
+
+def _charts(markdown: str) -> list:
+    return [block.split("\n```", 1)[0] for block in markdown.split("```mermaid\n")[1:]]
+
+
+def _expected_tasks(cycle: dict) -> list:
+    """The gantt tasks a cycle's story should draw: one per dated move, from
+    its commit's date to the next one's (at least a minute), failures and
+    user rework marked critical."""
+    from datetime import datetime, timedelta, timezone
+
+    dated = [s for s in cycle["states"] if s["date"]]
+    starts = [datetime.fromisoformat(s["date"]).astimezone(timezone.utc) for s in dated]
+    out = []
+    for i, s in enumerate(dated):
+        end = starts[i + 1] if i + 1 < len(starts) else starts[i]
+        seconds = max(int((end - starts[i]).total_seconds()), 60)
+        out.append({"task": f"{s['state']} ({s['kind']})", "id": f"s{i}",
+                    "start": starts[i].strftime("%Y-%m-%dT%H:%M:%S.000Z"),
+                    "end": (starts[i] + timedelta(seconds=seconds)).strftime("%Y-%m-%dT%H:%M:%S.000Z"),
+                    "crit": s["kind"] in ("FAILURE", "USER_REWORK")})
+    return out
+
+
+@pytest.mark.skipif(_mermaid_modules() is None,
+                    reason="Mermaid's parser (npm mermaid and jsdom, with node) is not installed; .ci/run installs it")
+def test_history_markdown_charts_parse_with_mermaid(tmp_path, request):
+    """Every gantt of `history --format markdown` (the made history's four
+    cycles and an uncommitted move; the corpus's three cycles, when the corpus
+    is here) parses with
+    Mermaid's own parser, and Mermaid reads from it the route as walked: one
+    task per move, with the story's dates, failures marked."""
+    w = Walk(tmp_path / "made")
+    legal(w)
+    (tmp_path / "made" / ".standards" / "STATE.md").write_text(state_text(dict(w.s, reason="Uncommitted.")),
+                                                             encoding="utf-8")
+    roots = [tmp_path / "made"] + ([request.getfixturevalue("corpus_repo")[0]] if corpus.CORPUS.is_dir() else [])
+    charts, expected = [], []
+    for root in roots:
+        r = _cli(str(root), "--all", "--format", "markdown")
+        assert r.returncode in (0, 1) and "Traceback" not in r.stderr, r.stderr
+        charts += _charts(r.stdout)
+        data = json.loads(_cli(str(root), "--all", "--format", "json").stdout)
+        expected += [(c["id"], _expected_tasks(c)) for c in data["cycles"]]
+    assert len(charts) == len(expected) == 4 + 3 * (len(roots) - 1) and all(c.startswith("gantt\n") for c in charts)
+    files = []
+    for i, chart in enumerate(charts):
+        p = tmp_path / f"chart{i}.mmd"
+        p.write_text(chart, encoding="utf-8")
+        files.append(str(p))
+    proc = subprocess.run(["node", str(ROOT / "tests" / "mermaid_gantt.mjs"), *files], capture_output=True, text=True,
+                          timeout=600, env=dict(os.environ, MERMAID_MODULES=_mermaid_modules(), TZ="UTC"))
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
+    read = [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
+    assert len(read) == len(files)
+    for got, (cid, tasks) in zip(read, expected):
+        assert (got["type"], got["title"]) == ("gantt", cid)
+        assert got["tasks"] == tasks, cid
+    assert any(t["crit"] for _, tasks in expected for t in tasks)  # failures are drawn
