@@ -108,8 +108,9 @@ print(json.dumps([status, sorted(set(sys.modules) - before)]))
 def _hook_loaded(root) -> tuple:
     env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
     env.update(GIT_CONFIG_NOSYSTEM="1", GIT_CONFIG_GLOBAL=os.devnull, XDG_CACHE_HOME=str(root / ".cache"))
-    proc = subprocess.run([sys.executable, "-c", _HOOK], input=json.dumps({"cwd": str(root), "stop_hook_active": False}),
-                          capture_output=True, text=True, env=env, check=True)
+    event = json.dumps({"cwd": str(root), "hook_event_name": "Stop", "stop_hook_active": False})
+    proc = subprocess.run([sys.executable, "-c", _HOOK], input=event, capture_output=True, text=True, env=env,
+                          check=True)
     status, loaded = json.loads(proc.stdout.splitlines()[-1])
     return status, set(loaded)
 
