@@ -1,8 +1,9 @@
 """Moves across commits (``standards-lint history``): every move between two
 consecutive versions of STATE.md is one the protocol allows, recorded by the
 later version's handoff; a cycle keeps its ID; a finished cycle's records
-never change; frames and obligations never vanish without the move that
-removes them.
+never change; a plan's step IDs and a scope's acceptance IDs keep their
+meaning; frames and obligations never vanish without the move that removes
+them.
 
 These rules are declared with ``scope="history"``: each receives a
 :class:`~standards_lint.model.moves.Move` (two versions, their models and
