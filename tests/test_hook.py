@@ -282,3 +282,23 @@ def test_a_legal_move_in_the_working_tree_adds_no_history_finding(tmp_path, env)
     (root / ".standards/STATE.md").write_text(_cycle_state(
         state="SCOPING", kind="FORWARD", reason="Audit done.", **{"from": "AUDITING"}))
     assert stop(claude_event(root), env, tmp_path) == (0, "", "")  # lint-clean, and no history finding
+
+
+def test_the_move_check_in_a_project_below_the_repository_root(tmp_path, env):
+    repo = tmp_path / "repo"
+    root = project(repo / "proj", env, state=_cycle_state(), commit=False)
+    git(repo, "init", "-q", env=env)
+    git(repo, "add", "-A", env=env)
+    git(repo, "commit", "-q", "-m", "init", env=env)
+    (root / ".standards/STATE.md").write_text(_cycle_state(
+        state="SCOPING", kind="FORWARD", reason="Audit done.", **{"from": "ARCHITECTING"}))
+    status, err, _ = stop(claude_event(root), env, tmp_path)
+    assert status == 2 and "- SL1002 .standards/STATE.md:" in err, err
+
+
+def test_a_repository_without_a_commit_still_gets_the_lint_list(tmp_path, env):
+    root = project(tmp_path / "p", env, state=BROKEN_STATE, commit=False)
+    git(root, "init", "-q", env=env)  # no HEAD: the move check has nothing to compare with
+    status, err, _ = stop(claude_event(root), env, tmp_path)
+    assert status == 2 and "SL501 .standards/STATE.md:" in err and "internal error" not in err
+    assert "history --since HEAD" not in err  # no move check ran
