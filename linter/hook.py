@@ -14,6 +14,10 @@ check (``lint(..., turn_end=True)``):
 - inside git it checks only when ``git status`` shows an uncommitted change
   (untracked included) under ``.standards/`` or in a Markdown file; outside
   git it always checks;
+- when ``git status`` shows STATE.md changed, it also checks the move in
+  progress, HEAD to the working tree, with the history rules
+  (``standards-lint history``, docs/history.md): a forged ``From``, a
+  skipped step, a vanished frame are sent back with the lint's problems;
 - it sends the agent back at most once per turn: never when the event says
   ``stop_hook_active`` (the client is already continuing because of a stop
   hook); for a client that does not send that field, a marker per session
@@ -107,6 +111,48 @@ def workflow_changes(root: str):
     return [entry[3:].decode("utf-8", "surrogateescape") for entry in r.stdout.split(b"\0") if len(entry) > 3]
 
 
+# -- the move in progress ----------------------------------------------------------------
+
+
+def state_changed(changes: list) -> bool:
+    """Whether ``git status`` lists a STATE.md of a ``.standards/`` folder
+    (the paths are the repository's; the history run then compares exactly
+    the project's own STATE.md with HEAD's)."""
+    return any(c == ".standards/STATE.md" or c.endswith("/.standards/STATE.md") for c in changes)
+
+
+class _MoveFinding:
+    """A history finding (a dict) as :func:`message` reads a finding."""
+
+    __slots__ = ("code", "severity", "path", "line", "message", "owner", "help", "fix")
+
+    def __init__(self, d: dict):
+        self.code, self.severity, self.path = d["code"], d["severity"], d["path"]
+        self.line, self.message, self.owner = d["line"], d["message"], d.get("owner")
+        self.help, self.fix = d.get("help") or "", None
+
+
+def move_problems(root: str, registry) -> list:
+    """The error findings of the one move from HEAD to the working tree
+    (``standards-lint history --since HEAD``, docs/history.md): the history
+    rules of *registry* on that pair only.  Empty when it cannot be read (no
+    commit yet, git failing): the hook then reports what the lint found."""
+    try:
+        from .history import HistoryError, run_history
+    except ImportError:
+        return []
+    rules = [r for r in registry.rules if getattr(r, "scope", None) == "history"]
+    if not rules:
+        return []
+    try:
+        result = run_history(root, since="HEAD", worktree=True, rules=rules)
+    except HistoryError:
+        return []  # no commit yet, a git that fails: said by nobody, the lint's list stands
+    except Exception:  # never lose the lint's list to the move check
+        return []
+    return [_MoveFinding(f) for c in result.checked for f in c.findings if f["severity"] == "error"]
+
+
 # -- once per turn ------------------------------------------------------------------------
 
 
@@ -197,6 +243,9 @@ def message(findings: list, root: str, shown: int = MAX_LISTED, next_action: str
         lines.append(f"... and {n - shown} more. Run `{command}` to see them all.")
     else:
         lines.append(f"`{command}` shows this list again.")
+    if any(isinstance(f, _MoveFinding) for f in findings):
+        lines.append(f"`standards-lint history --since HEAD {_quote(root)}` shows the check of the move in progress "
+                     "(HEAD to the working tree) again.")
     lines.append(INSTRUCTION)
     if next_action:
         lines.append(next_action)
@@ -251,6 +300,8 @@ def _stop(stdin, stderr) -> int:
     registry = registry_for(root, config.plugins)
     result = lint(root, registry=registry, config=config, turn_end=True)
     problems = [f for f in result.findings if f.severity == "error"]
+    if changes and state_changed(changes):
+        problems += move_problems(root, registry)
     if not problems:
         return PASS
     text = message(problems, root, next_action=next_action(result))

@@ -1,8 +1,9 @@
 """Moves across commits (``standards-lint history``): every move between two
 consecutive versions of STATE.md is one the protocol allows, recorded by the
 later version's handoff; a cycle keeps its ID; a finished cycle's records
-never change; frames and obligations never vanish without the move that
-removes them.
+never change; a plan's step IDs and a scope's acceptance IDs keep their
+meaning; frames and obligations never vanish without the move that removes
+them.
 
 These rules are declared with ``scope="history"``: each receives a
 :class:`~standards_lint.model.moves.Move` (two versions, their models and
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from standards_lint.model.acceptance import heading_anchor
 from standards_lint.model.workflow import USER, owner_of
 from standards_lint.rule import module_rules, report, rule
 
@@ -423,6 +425,93 @@ def unreadable_version(move: Move):
     v = move.after.workflow.state
     yield report(_where(move, v), f"{move.commits()}: STATE.md at {move.after_commit.short} has no readable "
                                   f"`WorkflowState` ({v.describe()}); the moves into and out of it are not checked.")
+
+
+_RETIRED = "Retired Acceptance Identifiers"
+_AC_WHY = """PROTOCOL.md, Acceptance Traceability, 2: "During REPLAN, preserve an
+identifier when meaning is unchanged. New or materially replaced conditions
+receive previously unused identifiers. Removed or replaced identifiers remain
+in the scope's retired-identifier record: list items in the same form under a
+`## Retired Acceptance Identifiers` heading. Never renumber surviving
+identifiers or reuse retired ones within the cycle." Glossary: a **retired
+acceptance identifier** is "retained so it cannot be reused"."""
+
+
+@rule(
+    code="SL1031",
+    name="acceptance-id-vanished",
+    owner="record",
+    summary="An acceptance ID the earlier version's scope defined is neither current nor retired in the later one.",
+    explanation=f"""
+**What it does.** Compares the active cycle's scope (as `Active Work.Scope`
+names it) in two consecutive versions of the same cycle: every `AC-NNN` the
+earlier version defines, as a current condition or under `## Retired
+Acceptance Identifiers`, must still be defined in the later version, as one
+or the other. Whether a condition's wording keeps its meaning is the
+Scoper's judgement and is not checked.
+
+**Why.** {_AC_WHY} An identifier that vanishes can be handed out again, and
+every record that names it then points at another condition.
+
+**Fix safety.** No fix: list the identifier under `## Retired Acceptance
+Identifiers` (or restore its condition).
+""",
+    bad_example="commit 1: `- `AC-002`: Search by tag.`; commit 2: no `AC-002` anywhere in the scope",
+    good_example="commit 2: `## Retired Acceptance Identifiers` with `- `AC-002`: Search by tag (dropped).`",
+    help="Restore the condition, or list the identifier under `## Retired Acceptance Identifiers` so it is never reused.",
+    no_fix_reason=NO_FIX,
+    **dict(_COMMON, section="Acceptance Traceability"),
+)
+def acceptance_id_vanished(move: Move):
+    pair = move.scopes()
+    if pair is None:
+        return
+    before, after = pair
+    for ac in _ordered(list(before.current) + list(before.retired)):
+        if ac not in after.current and ac not in after.retired:
+            was = "a current condition" if ac in before.current else "retired"
+            yield report(heading_anchor(after.scan, _RETIRED),
+                         f"{move.commits()}: `{ac}` was {was} in the scope and is now neither a current condition "
+                         f"nor under `## {_RETIRED}`.")
+
+
+@rule(
+    code="SL1032",
+    name="retired-acceptance-id-reused",
+    owner="record",
+    summary="An acceptance ID the earlier version's scope listed as retired is defined again as a current condition.",
+    explanation=f"""
+**What it does.** Compares the active cycle's scope in two consecutive
+versions of the same cycle: an `AC-NNN` the earlier version lists under `##
+Retired Acceptance Identifiers` must not be defined as a current condition in
+the later one.
+
+**Why.** {_AC_WHY} A retired identifier reused names two conditions: the
+records of the old one now seem to account for the new one.
+
+**Fix safety.** No fix: give the condition a new identifier
+(`node .standards/bin/id.mjs next AC <scope>`).
+""",
+    bad_example="commit 1: `## Retired Acceptance Identifiers` `- `AC-002`: Old.`; commit 2: `- `AC-002`: New.` as a current condition",
+    good_example="commit 2: `- `AC-003`: New.`, `AC-002` still retired",
+    help="Give the condition a new identifier from `node .standards/bin/id.mjs next AC <scope>` and keep the old one retired.",
+    no_fix_reason=NO_FIX,
+    **dict(_COMMON, section="Acceptance Traceability"),
+)
+def retired_acceptance_id_reused(move: Move):
+    pair = move.scopes()
+    if pair is None:
+        return
+    before, after = pair
+    for ac in _ordered(after.current):
+        if ac in before.retired:
+            yield report((after.path, after.current[ac][0].span),
+                         f"{move.commits()}: `{ac}` was retired in the scope and is defined again as a current "
+                         f"condition.")
+
+
+def _ordered(ids) -> list:
+    return sorted(set(ids), key=lambda i: int(i[3:]))
 
 
 standards_lint_rules = module_rules(globals())

@@ -5,6 +5,8 @@ repository built by the test."""
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -15,8 +17,7 @@ from standards_lint.engine import lint
 from standards_lint.history import run_history
 
 from .history import corpus
-from .history.gitrepo import Repo
-from .history.walk import RUNTIME, Walk, state_text
+from .history.walk import INSTALLED, Walk, state_text
 
 C1 = "add-search-20261001T100000Z-aaaaaaaa"
 C2 = "document-search-20261002T100000Z-bbbbbbbb"
@@ -106,57 +107,116 @@ def _one(w: Walk, label: str, fn):
     return mutate
 
 
+def _forged_from(w: Walk):
+    """DEVELOPING -> TESTING, the handoff recording `From`: `ARCHITECTING`."""
+    w.s.update(kind="FORWARD", ft="NONE", reason="Forward.", state="TESTING")
+    w.s["from"] = "ARCHITECTING"
+    w._commit("illegal", "Developer")
+
+
+def _unexplained_squash(w: Walk):
+    """SCOPING -> TESTING, recorded as a FORWARD from ARCHITECTING: no legal
+    sequence ends there (ARCHITECTING leads to DEVELOPING)."""
+    w.s.update(kind="FORWARD", ft="NONE", reason="Forward.", state="TESTING")
+    w.s["from"] = "ARCHITECTING"
+    w._commit("illegal", "Scoper")
+
+
+def _vanished_frame(w: Walk):
+    """The nested rework frame disappears in a commit of its own, then the
+    owner goes forward."""
+    w.s["frames"].pop()
+    w._commit("illegal", "Scoper")
+    w._move("resume-architecting", "FORWARD", "ARCHITECTING")
+
+
+def _dropped_obligation(w: Walk):
+    """The obligation (owner DEVELOPING) is gone in SCOPING."""
+    w.s.update(obligations=[])
+    w._move("illegal", "FORWARD", "SCOPING")
+
+
+def _edited_finished_record(w: Walk):
+    """Cycle 1's scope changes during cycle 2."""
+    w.forward("d-scoping")
+    w.raw("illegal", extra={SCOPE1: SCOPE_TEXT + "- `AC-002`: More.\n"})
+
+
+# case: (the legal move replaced, the one finding expected, the replacement)
 ILLEGAL = {
-    # a skipped step: FORWARD from SCOPING straight to DEVELOPING
-    "skipped-step": ("to-architecting", "SL1001",
-                     lambda w: w._move("illegal", "FORWARD", "DEVELOPING")),
-    # a forged From: DEVELOPING -> TESTING recorded as coming from ARCHITECTING
-    "forged-from": ("to-testing", "SL1002",
-                    lambda w: (w.s.update(state="ARCHITECTING"), w._move("illegal", "FORWARD", "TESTING"))),
-    # a vanished frame: the nested rework frame disappears with no RESUME
-    "vanished-frame": ("resume-architecting", "SL1010",
-                       lambda w: (w.s["frames"].pop(), w._commit("illegal", "Scoper"),
-                                  w._move("resume-architecting", "FORWARD", "ARCHITECTING"))),
-    # a dropped obligation: gone in SCOPING, its owner DEVELOPING not reached
-    "dropped-obligation": ("p-scoping", "SL1012",
-                           lambda w: (w.s.update(obligations=[]), w._move("illegal", "FORWARD", "SCOPING"))),
-    # a squash no legal sequence explains: SCOPING -> TESTING "from ARCHITECTING"
-    "unexplained-squash": ("to-architecting", "SL1004",
-                           lambda w: (w.s.update(state="ARCHITECTING"), w._move("illegal", "FORWARD", "TESTING"))),
-    # a reused ID: cycle 4 takes cycle 1's ID
-    "reused-id": ("start-4", "SL1022", lambda w: w.start(C1, label="illegal")),
-    # an edited finished record: cycle 1's scope changes during cycle 2
-    "edited-finished-record": ("d-scoping", "SL1021",
-                               lambda w: (w.forward("d-scoping"),
-                                          w.raw("illegal", extra={SCOPE1: SCOPE_TEXT + "- `AC-002`: More.\n"}))),
+    "skipped-step": ("to-architecting", "SL1001", lambda w: w._move("illegal", "FORWARD", "DEVELOPING")),
+    "forged-from": ("to-testing", "SL1002", _forged_from),
+    "vanished-frame": ("resume-architecting", "SL1010", _vanished_frame),
+    "dropped-obligation": ("p-scoping", "SL1012", _dropped_obligation),
+    "unexplained-squash": ("to-architecting", "SL1004", _unexplained_squash),
+    "reused-id": ("start-4", "SL1022", lambda w: w.start(C1, label="illegal")),  # cycle 4 takes cycle 1's ID
+    "edited-finished-record": ("d-scoping", "SL1021", _edited_finished_record),
 }
-
-
-def _fix_forged(w):
-    w.s["from"] = "x"
 
 
 @pytest.mark.parametrize("case", sorted(ILLEGAL))
 def test_one_illegal_move_gives_exactly_that_finding_at_that_commit(tmp_path, case):
     label, code, fn = ILLEGAL[case]
     w = Walk(tmp_path)
-    if case == "forged-from":
-        # write the forged From while keeping the real source state
-        def fn(w):  # noqa: F811
-            w.s.update(kind="FORWARD", ft="NONE", reason="Forward.", state="TESTING")
-            w.s["from"] = "ARCHITECTING"
-            w._commit("illegal", "Developer")
-    if case == "unexplained-squash":
-        def fn(w):  # noqa: F811
-            w.s.update(kind="FORWARD", ft="NONE", reason="Forward.", state="TESTING")
-            w.s["from"] = "ARCHITECTING"
-            w._commit("illegal", "Scoper")
     legal(w, mutate=_one(w, label, fn))
     got = findings(tmp_path)
     assert [(f["code"], f["commit"]) for f in got] == [(code, w.sha("illegal"))], got
     f = got[0]
     assert f["before_commit"] != f["commit"] and f["line"] >= 1
     assert f["before_commit"][:10] in f["message"] and f["commit"][:10] in f["message"]
+
+
+# -- acceptance IDs across versions ----------------------------------------------
+
+def _scope(current: str, retired: str = "") -> str:
+    text = f"<!-- STANDARDS\nArtifact: SCOPE\nCycle: {C1}\n-->\n\n# Scope\n\n## Acceptance Conditions\n\n{current}"
+    return text + (f"\n## Retired Acceptance Identifiers\n\n{retired}" if retired else "")
+
+
+def _acceptance_history(w: Walk, third: str | None = None):
+    """A cycle whose scope retires AC-002 and adds AC-003 (legal), then, as
+    its third scope version (labelled ``third``), *third*."""
+    w.start(C1)
+    w.forward()  # SCOPING
+    w.s["scope"] = SCOPE1
+    w.raw("scope", "Scoper", extra={SCOPE1: _scope("- `AC-001`: Search by name.\n- `AC-002`: Search by tag.\n")})
+    w.forward()  # ARCHITECTING
+    w.raw("replan", "Scoper", extra={SCOPE1: _scope("- `AC-001`: Search by name.\n- `AC-003`: Search by date.\n",
+                                                    "- `AC-002`: Search by tag (dropped).\n")})
+    w.raw("third", "Scoper", extra={SCOPE1: third or _scope(
+        "- `AC-001`: Find by name.\n- `AC-003`: Search by date.\n- `AC-004`: Sort.\n",
+        "- `AC-002`: Search by tag (dropped).\n")})
+    w.forward()  # DEVELOPING
+
+
+def test_acceptance_ids_kept_retired_and_added_is_clean(tmp_path):
+    w = Walk(tmp_path)
+    _acceptance_history(w)
+    result = run_history(str(tmp_path), all_history=True)
+    assert result.findings == []
+    # the scope was read and compared wherever both versions name it and it changed
+    compared = [c.after.version.commit.sha for c in result.checked if c.move.scopes() is not None]
+    assert compared == [w.sha("replan"), w.sha("third")]
+
+
+@pytest.mark.parametrize("code,third,ac", [
+    # AC-003 (current) is gone, neither current nor retired
+    ("SL1031", _scope("- `AC-001`: Search by name.\n", "- `AC-002`: Search by tag (dropped).\n"), "AC-003"),
+    # AC-002 (retired) is gone from the retired list
+    ("SL1031", _scope("- `AC-001`: Search by name.\n- `AC-003`: Search by date.\n"), "AC-002"),
+    # AC-002 (retired) is defined again as a current condition
+    ("SL1032", _scope("- `AC-001`: Search by name.\n- `AC-002`: Search by colour.\n- `AC-003`: Search by date.\n"),
+     "AC-002"),
+])
+def test_an_acceptance_id_vanished_or_reused_is_that_finding_at_that_commit(tmp_path, code, third, ac):
+    w = Walk(tmp_path)
+    _acceptance_history(w, third)
+    got = findings(tmp_path)
+    assert [(f["code"], f["commit"], f["path"]) for f in got] == [(code, w.sha("third"), SCOPE1)], got
+    assert f"`{ac}`" in got[0]["message"] and got[0]["owner"] == "SCOPER"
+    if code == "SL1032":
+        text = (tmp_path / SCOPE1).read_text(encoding="utf-8").splitlines()
+        assert ac in text[got[0]["line"] - 1]
 
 
 def test_a_squash_of_legal_moves_is_a_note_listing_the_sequence(tmp_path):
@@ -255,8 +315,7 @@ def _cli(*args, cwd=None):
 
 def test_not_a_repository(tmp_path):
     (tmp_path / ".standards").mkdir()
-    (tmp_path / ".standards" / "STATE.md").write_text(state_text(Walk.__init__.__defaults__ and {} or {}) if False
-                                                      else "x", encoding="utf-8")
+    (tmp_path / ".standards" / "STATE.md").write_text(state_text(INSTALLED), encoding="utf-8")
     r = _cli(str(tmp_path))
     assert r.returncode == 2 and "not inside a git repository" in r.stderr and "Traceback" not in r.stderr
 
@@ -333,3 +392,78 @@ def test_the_working_tree_is_the_newest_version(tmp_path):
     got = run_history(str(tmp_path)).findings
     assert [(f["code"], f["commit"]) for f in got] == [("SL1001", "WORKTREE")]
     assert run_history(str(tmp_path), worktree=False).findings == []
+
+
+# -- the Mermaid of --format markdown ------------------------------------------------
+
+ROOT = Path(__file__).resolve().parents[1]
+MERMAID_MODULES = [os.environ.get("MERMAID_MODULES", ""), str(ROOT / ".ci" / ".mermaid" / "node_modules")]
+
+
+def _mermaid_modules():
+    if shutil.which("node") is None:
+        return None
+    for p in MERMAID_MODULES:
+        if p and os.path.isdir(os.path.join(p, "mermaid")) and os.path.isdir(os.path.join(p, "jsdom")):
+            return p
+    return None
+
+
+def _charts(markdown: str) -> list:
+    return [block.split("\n```", 1)[0] for block in markdown.split("```mermaid\n")[1:]]
+
+
+def _expected_tasks(cycle: dict) -> list:
+    """The gantt tasks a cycle's story should draw: one per dated move, from
+    its commit's date to the next one's (at least a minute), failures and
+    user rework marked critical."""
+    from datetime import datetime, timedelta, timezone
+
+    dated = [s for s in cycle["states"] if s["date"]]
+    starts = [datetime.fromisoformat(s["date"]).astimezone(timezone.utc) for s in dated]
+    out = []
+    for i, s in enumerate(dated):
+        end = starts[i + 1] if i + 1 < len(starts) else starts[i]
+        seconds = max(int((end - starts[i]).total_seconds()), 60)
+        out.append({"task": f"{s['state']} ({s['kind']})", "id": f"s{i}",
+                    "start": starts[i].strftime("%Y-%m-%dT%H:%M:%S.000Z"),
+                    "end": (starts[i] + timedelta(seconds=seconds)).strftime("%Y-%m-%dT%H:%M:%S.000Z"),
+                    "crit": s["kind"] in ("FAILURE", "USER_REWORK")})
+    return out
+
+
+@pytest.mark.skipif(_mermaid_modules() is None,
+                    reason="Mermaid's parser (npm mermaid and jsdom, with node) is not installed; .ci/run installs it")
+def test_history_markdown_charts_parse_with_mermaid(tmp_path, request):
+    """Every gantt of `history --format markdown` (the made history's four
+    cycles and an uncommitted move; the corpus's three cycles, when the corpus
+    is here) parses with
+    Mermaid's own parser, and Mermaid reads from it the route as walked: one
+    task per move, with the story's dates, failures marked."""
+    w = Walk(tmp_path / "made")
+    legal(w)
+    (tmp_path / "made" / ".standards" / "STATE.md").write_text(state_text(dict(w.s, reason="Uncommitted.")),
+                                                             encoding="utf-8")
+    roots = [tmp_path / "made"] + ([request.getfixturevalue("corpus_repo")[0]] if corpus.CORPUS.is_dir() else [])
+    charts, expected = [], []
+    for root in roots:
+        r = _cli(str(root), "--all", "--format", "markdown")
+        assert r.returncode in (0, 1) and "Traceback" not in r.stderr, r.stderr
+        charts += _charts(r.stdout)
+        data = json.loads(_cli(str(root), "--all", "--format", "json").stdout)
+        expected += [(c["id"], _expected_tasks(c)) for c in data["cycles"]]
+    assert len(charts) == len(expected) == 4 + 3 * (len(roots) - 1) and all(c.startswith("gantt\n") for c in charts)
+    files = []
+    for i, chart in enumerate(charts):
+        p = tmp_path / f"chart{i}.mmd"
+        p.write_text(chart, encoding="utf-8")
+        files.append(str(p))
+    proc = subprocess.run(["node", str(ROOT / "tests" / "mermaid_gantt.mjs"), *files], capture_output=True, text=True,
+                          timeout=600, env=dict(os.environ, MERMAID_MODULES=_mermaid_modules(), TZ="UTC"))
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
+    read = [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
+    assert len(read) == len(files)
+    for got, (cid, tasks) in zip(read, expected):
+        assert (got["type"], got["title"]) == ("gantt", cid)
+        assert got["tasks"] == tasks, cid
+    assert any(t["crit"] for _, tasks in expected for t in tasks)  # failures are drawn

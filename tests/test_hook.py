@@ -251,3 +251,54 @@ def test_print_config_options(env):
     assert hook == {"type": "command", "command": "/opt/bin/standards-lint hook stop", "timeout": 45}
     bad = subprocess.run([SCRIPT, "hook", "print-config", "--client", "cursor"], capture_output=True, text=True, env=env)
     assert bad.returncode == 2 and "cursor" in bad.stderr
+
+
+# -- the move in progress (standards-lint history, HEAD -> the working tree) ---------------------
+
+
+def _cycle_state(**fields) -> str:
+    from .history.walk import INSTALLED, state_text
+
+    s = dict(INSTALLED, id="add-search-20261001T100000Z-aaaaaaaa", mode="STANDARD", policy="FULL_DELIVERABLE",
+             request="Add search.", kind="INITIAL", reason="A new cycle.")
+    s.update(fields)
+    return state_text(s)
+
+
+def test_a_forged_from_in_the_working_tree_is_sent_back_naming_sl1002(tmp_path, env):
+    root = project(tmp_path / "p", env, state=_cycle_state())  # AUDITING, committed
+    (root / ".standards/STATE.md").write_text(_cycle_state(
+        state="SCOPING", kind="FORWARD", reason="Audit done.", **{"from": "ARCHITECTING"}))
+    status, err, _ = stop(claude_event(root), env, tmp_path)
+    assert status == 2, err
+    line = next(x for x in err.splitlines() if x.startswith("- SL1002 "))
+    assert line.startswith("- SL1002 .standards/STATE.md:") and "-> the working tree:" in line
+    assert "`From`: `ARCHITECTING`" in line and "[owner: AUDITOR]" in line and "Next step: " in line
+    assert "`standards-lint history --since HEAD " in err  # how to see the move check again
+
+
+def test_a_legal_move_in_the_working_tree_adds_no_history_finding(tmp_path, env):
+    root = project(tmp_path / "p", env, state=_cycle_state())
+    (root / ".standards/STATE.md").write_text(_cycle_state(
+        state="SCOPING", kind="FORWARD", reason="Audit done.", **{"from": "AUDITING"}))
+    assert stop(claude_event(root), env, tmp_path) == (0, "", "")  # lint-clean, and no history finding
+
+
+def test_the_move_check_in_a_project_below_the_repository_root(tmp_path, env):
+    repo = tmp_path / "repo"
+    root = project(repo / "proj", env, state=_cycle_state(), commit=False)
+    git(repo, "init", "-q", env=env)
+    git(repo, "add", "-A", env=env)
+    git(repo, "commit", "-q", "-m", "init", env=env)
+    (root / ".standards/STATE.md").write_text(_cycle_state(
+        state="SCOPING", kind="FORWARD", reason="Audit done.", **{"from": "ARCHITECTING"}))
+    status, err, _ = stop(claude_event(root), env, tmp_path)
+    assert status == 2 and "- SL1002 .standards/STATE.md:" in err, err
+
+
+def test_a_repository_without_a_commit_still_gets_the_lint_list(tmp_path, env):
+    root = project(tmp_path / "p", env, state=BROKEN_STATE, commit=False)
+    git(root, "init", "-q", env=env)  # no HEAD: the move check has nothing to compare with
+    status, err, _ = stop(claude_event(root), env, tmp_path)
+    assert status == 2 and "SL501 .standards/STATE.md:" in err and "internal error" not in err
+    assert "history --since HEAD" not in err  # no move check ran

@@ -93,3 +93,42 @@ def test_git_is_asked_when_the_environment_names_a_repository(tmp_path, monkeypa
     monkeypatch.setenv("GIT_DIR", str(repo / ".git"))
     monkeypatch.setenv("GIT_WORK_TREE", str(elsewhere))
     assert DiskSource(str(elsewhere)).git_head() is not None
+
+
+_HOOK = """
+import sys
+before = set(sys.modules)
+import json
+from standards_lint.hook import stop
+status = stop()
+print(json.dumps([status, sorted(set(sys.modules) - before)]))
+"""
+
+
+def _hook_loaded(root) -> tuple:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    env.update(GIT_CONFIG_NOSYSTEM="1", GIT_CONFIG_GLOBAL=os.devnull, XDG_CACHE_HOME=str(root / ".cache"))
+    event = json.dumps({"cwd": str(root), "hook_event_name": "Stop", "stop_hook_active": False})
+    proc = subprocess.run([sys.executable, "-c", _HOOK], input=event, capture_output=True, text=True, env=env,
+                          check=True)
+    status, loaded = json.loads(proc.stdout.splitlines()[-1])
+    return status, set(loaded)
+
+
+def test_the_stop_hook_imports_the_history_only_when_state_md_changed(tmp_path):
+    root = tmp_path / "p"
+    root.mkdir()
+    commit_tree(root, dict(RUNTIME, **{".standards/STATE.md": CLEAN_STATE}))
+    (root / ".standards/docs").mkdir(parents=True)
+    (root / ".standards/docs/notes.md").write_text("# Notes\n", encoding="utf-8")  # a change, not STATE.md
+    status, loaded = _hook_loaded(root)
+    assert status == 0 and "standards_lint.history" not in loaded and "standards_lint.rules.acceptance" in loaded
+    (root / ".standards/STATE.md").write_text(CLEAN_STATE + "\n", encoding="utf-8")
+    status, loaded = _hook_loaded(root)
+    assert status == 0 and "standards_lint.history" in loaded  # the move check ran
+
+
+def test_the_stop_hook_outside_git_never_imports_the_history(tmp_path):
+    root = write_tree(tmp_path / "p", dict(RUNTIME, **{".standards/STATE.md": CLEAN_STATE}))
+    status, loaded = _hook_loaded(root)
+    assert status == 0 and "standards_lint.history" not in loaded and "standards_lint.rules.acceptance" in loaded

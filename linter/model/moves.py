@@ -475,9 +475,51 @@ class Move:
         """Both commits, for a message."""
         return f"{self.before_commit.short} -> {self.after_commit.short}"
 
+    def scopes(self):
+        """``(before, after)``: the scope conditions
+        (:class:`~standards_lint.model.acceptance.ScopeModel`) of both
+        versions, when both name the same cycle and a scope the acceptance
+        rules read (``Active Work.Scope``, a valid SCOPE record of the cycle
+        or an unmarked project document) and the scope may differ (its path
+        changed or the later commit changed it); else None."""
+        if self.before_project is None or self.after_project is None:
+            return None
+        b, a = scope_of(self.before_project), scope_of(self.after_project)
+        if b is None or a is None or b[0] != a[0]:
+            return None
+        if b[1].path == a[1].path and a[1].path not in self.changed:
+            return None
+        return b[1], a[1]
+
+
+def scope_of(project):
+    """``(cycle ID, ScopeModel)`` of the active cycle's scope as the
+    acceptance rules read it (:mod:`~standards_lint.model.acceptance`), or
+    None; once per project."""
+    cache = project.__dict__.setdefault("_standards_lint_moves", {})
+    if "scope" not in cache:
+        cache["scope"] = _read_scope(project)
+    return cache["scope"]
+
+
+def _read_scope(project):
+    from ..protocol import CYCLE_ID_RE
+    from .acceptance import _usable, scan_text, scope_model
+
+    st = project.state
+    if st is None:
+        return None
+    cycle = st.aw("Id")
+    if not cycle or not CYCLE_ID_RE.match(cycle):
+        return None
+    path = _usable(project, st.aw("Scope"), "SCOPE", cycle)
+    if path is None:
+        return None
+    return cycle, scope_model(scan_text(path, (project.text(path) or "").lstrip("\ufeff")))
+
 
 __all__ = ["Commit", "Explanation", "Frame", "MAX_SQUASH", "Move", "Obligation", "Problem", "Snapshot", "Step", "diagnose", "explain",
-           "is_move", "next_state", "route", "single", "snapshot", "successors"]
+           "is_move", "scope_of", "next_state", "route", "single", "snapshot", "successors"]
 
 
 # -- what is wrong with an unexplained move ------------------------------------

@@ -42,7 +42,7 @@ def state_text(s: dict) -> str:
 
 ## Active Work
 
-`CompletionPolicy`: `{s['policy']}` `Id`: `{s['id']}` `Request`: `{s['request']}` `Scope`: `NONE`
+`CompletionPolicy`: `{s['policy']}` `Id`: `{s['id']}` `Request`: `{s['request']}` `Scope`: `{s.get('scope', 'NONE')}`
 `Architecture`: `NONE` `Development`: `NONE` `PromotionReason`: `{s['promotion']}`
 `AuditTarget`: `NONE` `BlockedOn`: `{s['blocked']}` `PendingVerificationCadence`: `NONE`
 
