@@ -97,6 +97,7 @@ class StateModel:
         `Active`), and the `###` section itself runs on through the `###`
         entries that follow it (its frames), to the next section heading."""
         views = {}
+        self._borrowed = set()
         for parent in [self.doc.header, *self.doc.sections]:
             if parent is None:
                 continue
@@ -106,6 +107,7 @@ class StateModel:
             if not marks:
                 continue
             inner = [subs[i] for i in marks]
+            self._borrowed.update(id(f) for sub in inner for f in sub.fields)
             if parent is not self.doc.header:
                 views[id(parent)] = Container(
                     parent.path, parent.span, parent.heading,
@@ -120,6 +122,13 @@ class StateModel:
                 views[id(sub)] = Container(sub.path, sub.span, sub.heading, sub.fields, sub.items, sub.codes,
                                            sub.prose, list(subs[i + 1:stop]))
         return views
+
+    def borrowed(self, field) -> bool:
+        """True for a field a `##` section reads from a `###` section heading
+        inside it (see :attr:`_views`): no copy of the section's own field, so
+        no fix may remove it as a repeat."""
+        self._views
+        return id(field) in self._borrowed
 
     def section(self, title: str) -> Optional[Container]:
         """The section the rules read (SL201 reports what is not exactly one

@@ -507,7 +507,9 @@ def state_field_missing(project):
             if len(found) > 1 and label != "Handoff":
                 values = {f.value for f in found}
                 fix = None
-                if len(values) == 1:
+                if any(st.borrowed(f) for f in found):
+                    pass  # a `###` section's own field, read by the `##` above it: the heading is the user's to fix
+                elif len(values) == 1:
                     edits = tuple(Edit(STATE_PATH, *remove_field_span(text, f), "") for f in found[1:])
                     fix = Fix(edits, "safe", f"Remove the repeated `{name}`")
                 else:
