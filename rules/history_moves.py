@@ -44,6 +44,14 @@ def _problem(move: Move, kind: str):
     return p if p is not None and p.kind == kind else None
 
 
+def _stack_heading(stack):
+    """Where a finding about a recovery or obligations stack of the later
+    version points: its section heading, else the start of STATE.md."""
+    if stack.node is not None and stack.node.heading is not None:
+        return STATE_PATH, stack.node.heading.span
+    return STATE_PATH
+
+
 @rule(
     code="SL1001",
     name="illegal-move",
@@ -208,10 +216,8 @@ defect is still open.
 def frame_vanished(move: Move):
     p = _problem(move, "frame")
     if p:
-        rec = move.after.workflow.recovery
-        where = (STATE_PATH, rec.node.heading.span) if rec.node is not None and rec.node.heading is not None \
-            else STATE_PATH
-        yield report(where, f"{move.commits()}: {p.detail}.", owner=_mover(move))
+        yield report(_stack_heading(move.after.workflow.recovery), f"{move.commits()}: {p.detail}.",
+                     owner=_mover(move))
 
 
 @rule(
@@ -241,10 +247,8 @@ sign-off is unavailable while any outstanding obligation remains."
 def obligation_dropped(move: Move):
     p = _problem(move, "obligation")
     if p:
-        ob = move.after.workflow.obligations
-        where = (STATE_PATH, ob.node.heading.span) if ob.node is not None and ob.node.heading is not None \
-            else STATE_PATH
-        yield report(where, f"{move.commits()}: {p.detail}.", owner=_mover(move))
+        yield report(_stack_heading(move.after.workflow.obligations), f"{move.commits()}: {p.detail}.",
+                     owner=_mover(move))
 
 
 @rule(
