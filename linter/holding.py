@@ -35,6 +35,7 @@ from typing import Optional
 
 from .data import Frozen
 from .protocol import (
+    FAILURE_TARGETS,
     ROUTE_DOCUMENTATION,
     ROUTE_EXPEDITED,
     ROUTE_STANDARD_BROWNFIELD,
@@ -47,6 +48,7 @@ HOOK_HANDOFFS = ("FORWARD", "CHECKPOINT", "RESUME", "FAILURE")
 # (Full Verification Boundary: "Before either a FORWARD or recovery RESUME
 # enters a Reviewer state, the full applicable [...] gates must hold"; and
 # sign-off, which needs the whole cycle complete).
+REVIEWER_STATES = ("REVIEWING_IMPLEMENTATION", "REVIEWING_FINAL")
 FULL_CHECK_STATES = ("REVIEWING_IMPLEMENTATION", "REVIEWING_FINAL", "AWAITING_USER_SIGNOFF")
 
 
@@ -65,11 +67,12 @@ class Holding(Frozen):
     """The inputs of the decision, and the questions rules ask of it."""
 
     __slots__ = ("state", "route", "standard_route", "recovery", "kind", "frm", "turn_end", "frames", "top_rerun",
-                 "top_from")
+                 "top_from", "top_mismatch")
 
     def __init__(self, state: Optional[str], route: tuple[str, ...], standard_route: tuple[str, ...],
                  recovery: Optional[str], kind: Optional[str], frm: Optional[str], turn_end: bool = False,
-                 frames: int = 0, top_rerun: Optional[str] = None, top_from: Optional[str] = None):
+                 frames: int = 0, top_rerun: Optional[str] = None, top_from: Optional[str] = None,
+                 top_mismatch: bool = False):
         setter = object.__setattr__
         setter(self, "state", state)  # WorkflowState
         setter(self, "route", route)
@@ -81,6 +84,7 @@ class Holding(Frozen):
         setter(self, "frames", frames)  # recovery frames in the Recovery section
         setter(self, "top_rerun", top_rerun)  # the last frame's RerunThrough
         setter(self, "top_from", top_from)  # the last frame's From: the state the recovery interrupted
+        setter(self, "top_mismatch", top_mismatch)  # the last frame's Owner does not own its FailureType
 
     def before(self, s: str) -> bool:
         """*s* comes before the current state on the cycle's forward route
@@ -120,6 +124,13 @@ class Holding(Frozen):
           NONE): the rerun has not reached the others;
           all without a frame to rerun; a FAILURE into sign-off holds them
           all, since sign-off needs every record;
+        * the record of the state a FORWARD into a Reviewer state came from,
+          even while the frame's owner corrects: Reviewer entry keeps "full
+          completion checks" (Runtime Tools and Hooks);
+        * none after a FORWARD (outside sign-off) while the top frame's Owner
+          does not own its FailureType (SL506): the frame names no correction
+          whose gate the handoff passed; the checker reads it so, the
+          protocol is silent;
         * a path after a FORWARD or RESUME, of the state named
           in Handoff.From and of every state before it on the route (every
           passed one when the current state is off the route), and of every
@@ -142,6 +153,10 @@ class Holding(Frozen):
             return True
         if self.frames == 0:
             return True  # no frame to rerun (the recovery rules report it)
+        if self.top_mismatch and self.kind == "FORWARD" and self.state != "AWAITING_USER_SIGNOFF":
+            return False
+        if self.kind == "FORWARD" and self.state in REVIEWER_STATES and s == self.frm and self.before(s):
+            return True
         if self.kind == "FORWARD" and self.frm in self.route and s in self.route and self._before(s, self.frm):
             return True  # passed before the state that handed off forward on the route: its gate needed them
         if self.top_rerun in (None, "NONE"):
@@ -236,7 +251,16 @@ def _build(project) -> Optional[Holding]:
         frames=len(st.frames),
         top_rerun=st.value(st.frames[-1], "RerunThrough") if st.frames else None,
         top_from=st.value(st.frames[-1], "From") if st.frames else None,
+        top_mismatch=_mismatch(st),
     )
+
+
+def _mismatch(st) -> bool:
+    """The top frame's Owner is a state that does not own its FailureType."""
+    if not st.frames:
+        return False
+    ft, owner = st.value(st.frames[-1], "FailureType"), st.value(st.frames[-1], "Owner")
+    return ft in FAILURE_TARGETS and owner is not None and owner not in FAILURE_TARGETS[ft]
 
 
 def tester_record_relaxed(project) -> bool:

@@ -48,7 +48,10 @@ owner leaves a record (Tester's verification report, the implementation and
 final-deliverable review reports, Documenter's documentation record and
 Synchronizer's record), it reports the record when nothing is at its fixed path.
 During an active recovery rerun only the record of the role that just handed
-off is checked; while the frame owner is still correcting nothing is checked.
+off is checked; while the frame owner is still correcting nothing is checked,
+except the source of a FORWARD into a Reviewer state (Reviewer entry keeps the
+full completion checks). A FORWARD under a frame whose Owner does not own its
+`FailureType` (SL506) checks none.
 
 **Why.** *"Scope, architecture, verification, and review records remain
 required workflow evidence even when project-facing documentation is not

@@ -199,3 +199,45 @@ def test_during_recovery_a_forward_leaves_the_records_before_its_source_due(lint
     found = lint_tree({IMPL: record("REVIEW", "BLOCKED", "IMPLEMENTATION")}, state=st)
     assert [f.path for f in of(found, "SL930")] == [VER]
     assert of(found, "SL931") == []
+
+
+def _frame(frm, owner, ft, resume, rerun="NONE"):
+    return (f"\n### Frame 1\n\n`From`: `{frm}` `Owner`: `{owner}` `FailureType`: `{ft}`\n"
+            f"`Reason`: `A defect.` `ResumeAt`: `{resume}` `RerunThrough`: `{rerun}`\n")
+
+
+def test_a_forward_into_a_reviewer_state_during_recovery_holds_its_source_record(lint_tree):
+    # Documenter hands off FORWARD to final Reviewer while its own frame is
+    # still open (RerunThrough NONE): Reviewer entry keeps the full completion
+    # checks (PROTOCOL.md, Runtime Tools and Hooks), so the record of the state
+    # the FORWARD came from must be COMPLETE; SL551 reports the frame.
+    st = state("REVIEWING_FINAL", mode="DOCUMENTATION", policy="NONE", frm="DOCUMENTING",
+               recovery=_frame("REVIEWING_FINAL", "DOCUMENTING", "DOCUMENTATION", "REVIEWING_FINAL"))
+    found = lint_tree({DOC: record("DOCUMENTATION", "IN_PROGRESS")}, state=st)
+    assert [f.path for f in of(found, "SL931")] == [DOC]
+    # The same FORWARD into a non-Reviewer state leaves the source's record
+    # to the rerun while the frame's owner still corrects.
+    st = state("SYNCHRONIZING", mode="DOCUMENTATION", policy="NONE", frm="REVIEWING_FINAL",
+               recovery=_frame("SYNCHRONIZING", "REVIEWING_FINAL", "REVIEW", "SYNCHRONIZING"))
+    found = lint_tree({DOC: record("DOCUMENTATION", "COMPLETE"), FINAL: record("REVIEW", "IN_PROGRESS", "FINAL_DELIVERABLE")},
+                      state=st)
+    assert of(found, "SL931") == []
+
+
+def test_a_forward_under_a_frame_whose_owner_does_not_own_its_type_passes_nothing(lint_tree):
+    # The top frame's Owner does not own its FailureType (SL506): the frame
+    # names no correction whose gate the FORWARD could have passed, so, as
+    # the framework's checker reads it, no record is due from the handoff
+    # (the protocol is silent; the checker reports only the frame).
+    frame = _frame("SCOPING", "REVIEWING_FINAL", "DOCUMENTATION", "SCOPING")
+    st = state("REVIEWING_FINAL", frm="DOCUMENTING", recovery=frame)
+    found = lint_tree({VER: record("VERIFICATION", "COMPLETE"), IMPL: record("REVIEW", "IN_PROGRESS", "IMPLEMENTATION")},
+                      state=st)
+    assert of(found, "SL930") == [] and of(found, "SL931") == []
+    assert of(found, "SL506")
+    # With the frame's Owner the state owning DOCUMENTATION, the review
+    # passed before the FORWARD's source is due again.
+    frame = _frame("SCOPING", "DOCUMENTING", "DOCUMENTATION", "SCOPING")
+    found = lint_tree({VER: record("VERIFICATION", "COMPLETE"), IMPL: record("REVIEW", "IN_PROGRESS", "IMPLEMENTATION")},
+                      state=state("REVIEWING_FINAL", frm="DOCUMENTING", recovery=frame))
+    assert [f.path for f in of(found, "SL931")] == [IMPL]
