@@ -119,9 +119,10 @@ class Holding(Frozen):
 
         * a record of a state before the one that just handed off with
           FORWARD, on the cycle's route (that state's gate needed it), and
-          of the state that handed off with FORWARD or RESUME itself unless
+          of the state that handed off with RESUME itself unless
           the top frame's owner is still correcting (its RerunThrough is
-          NONE): the rerun has not reached the others;
+          NONE): the rerun has not reached the others (a FORWARD's own
+          source record is the rerun's to finish, as the checker reads it);
           all without a frame to rerun; a FAILURE into sign-off holds them
           all, since sign-off needs every record;
         * the record of the state a FORWARD into a Reviewer state came from,
@@ -161,7 +162,7 @@ class Holding(Frozen):
             return True  # passed before the state that handed off forward on the route: its gate needed them
         if self.top_rerun in (None, "NONE"):
             return False
-        return self.kind in ("FORWARD", "RESUME") and s == self.frm
+        return self.kind == "RESUME" and s == self.frm
 
     def _before(self, s: str, t: str) -> bool:
         route = self.route if t in self.route else self.standard_route
@@ -208,6 +209,11 @@ class Holding(Frozen):
             return self.before(s)
         if self.state == "AWAITING_USER_SIGNOFF" and self.kind == "FORWARD":
             return hook  # no recovery return: a FORWARD into sign-off asserts no gate (SL350)
+        # A Reviewer's FORWARD: its entry needed the full Developer and Tester
+        # gates (Full Verification Boundary), so the records before it stay held.
+        if (self.kind == "FORWARD" and self.frm in REVIEWER_STATES and "TESTING" in self.route
+                and self.before(self.frm) and self._before(s, self.frm)):
+            return True
         return self.from_held(s) or hook
 
     def _full_checks(self) -> bool:

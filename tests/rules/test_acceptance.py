@@ -484,3 +484,19 @@ def test_during_recovery_reviewer_entry_of_a_documentation_cycle_holds_its_sourc
     assert found7(lint_tree, "SL720", st=doc_st, spec=spec, dev=None, verify=None) == []
     std_st = state("REVIEWING_IMPLEMENTATION", kind="FORWARD", frm="TESTING", recovery=True)
     assert [f.path for f in found7(lint_tree, "SL720", st=std_st, spec=spec)] == [SPEC]
+
+
+def test_during_recovery_a_reviewer_forward_keeps_the_records_before_it_held(lint_tree):
+    # Implementation Reviewer hands off FORWARD to Documenter during a rerun:
+    # its entry needed "the full applicable Developer and Tester gates" (Full
+    # Verification Boundary), so the design and the verification report,
+    # passed before it, stay held to full coverage; the review report itself
+    # is not required yet (the rerun carries it), as the checker reads it.
+    spec = SPEC_TEXT.replace("- `AC-002`: No architectural impact; Documenter owns it.\n", "")
+    st = state("DOCUMENTING", kind="FORWARD", frm="REVIEWING_IMPLEMENTATION", recovery=True)
+    found = lint_tree(tree(spec=spec), state=st)
+    assert [(f.code, f.path) for f in sl7(found, "SL720")] == [("SL720", SPEC)]
+    assert [f for f in found if f.code == "SL930"] == []
+    # A Developer's FORWARD to Tester in the same rerun holds neither.
+    st = state("TESTING", kind="FORWARD", frm="DEVELOPING", recovery=True)
+    assert sl7(lint_tree(tree(spec=spec), state=st), "SL720") == []
