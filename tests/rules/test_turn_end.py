@@ -174,9 +174,12 @@ def test_holding_passed_due_table():
 
     # Outside recovery every passed state is due.
     assert h("DOCUMENTING", "FAILURE", "TESTING", recovery="false").passed_due("TESTING")
-    # Records: the state that handed off with FORWARD/RESUME, none while the owner corrects;
+    # Records: the state that handed off with RESUME, none while the owner corrects; a FORWARD's
+    # own source is the rerun's to finish, except when it enters a Reviewer state (full checks);
     # after a FORWARD the states before its source too (its gate needed them), not after RESUME.
-    assert h("DOCUMENTING", "FORWARD", "REVIEWING_IMPLEMENTATION").passed_due("REVIEWING_IMPLEMENTATION")
+    assert h("DOCUMENTING", "RESUME", "REVIEWING_IMPLEMENTATION").passed_due("REVIEWING_IMPLEMENTATION")
+    assert not h("DOCUMENTING", "FORWARD", "REVIEWING_IMPLEMENTATION").passed_due("REVIEWING_IMPLEMENTATION")
+    assert h("REVIEWING_IMPLEMENTATION", "FORWARD", "TESTING", rerun="NONE").passed_due("TESTING")
     assert h("DOCUMENTING", "FORWARD", "REVIEWING_IMPLEMENTATION", rerun="NONE").passed_due("TESTING")
     assert not h("DOCUMENTING", "RESUME", "REVIEWING_IMPLEMENTATION").passed_due("TESTING")
     assert not h("DOCUMENTING", "FORWARD", "REVIEWING_IMPLEMENTATION", rerun="NONE").passed_due(
