@@ -390,6 +390,8 @@ def checkpoint_assessment_target(project):
     summary="Entering a Reviewer state (or later) needs a FULL assessment, even during recovery.",
     explanation="""**What it does.** From `REVIEWING_IMPLEMENTATION` on, reports an
 unfinished verification report whose `Assessment Purpose` is `INCREMENT` or `CORRECTION`.
+While an earlier owner's recovery frame is still being corrected only a `FORWARD`
+is held (it enters the Reviewer state).
 
 **Why.**
 > Before either a `FORWARD` or recovery `RESUME` enters a Reviewer state, the full
@@ -415,7 +417,8 @@ def reviewer_entry_full_purpose(project):
     if h is not None and not h.full_gates_due():
         return
     top = top_frame_in_correction(st)
-    if top is not None and frame_value(top, "Owner") in ("SCOPING", "ARCHITECTING", "AUDITING", "DEVELOPING", "TESTING"):
+    if (top is not None and frame_value(top, "Owner") in ("SCOPING", "ARCHITECTING", "AUDITING", "DEVELOPING", "TESTING")
+            and st.ho("Kind") != "FORWARD"):
         return
     p = _purpose(doc)
     if p is None or p == "FULL" or _report_status(doc) == "COMPLETE":

@@ -105,3 +105,18 @@ def test_full_verification_is_due_in_testing_whatever_the_mode(lint_tree):
     [f] = found(lint_tree, tree(st=st, pl=inc_plan(), rp=rp), "SL854")
     assert f.path == REPORT_PATH
     assert found(lint_tree, tree(st=state(**CHECKPOINT), pl=inc_plan(), rp=rp), "SL854") == []
+
+
+def test_sl856_a_forward_into_review_is_held_while_the_testing_frame_is_open(lint_tree):
+    # "Before either a FORWARD or recovery RESUME enters a Reviewer state, the
+    # full applicable Developer and Tester gates must hold [...] even if
+    # another recovery frame remains active" (Full Verification Boundary):
+    # Tester's own frame still being corrected does not exempt its FORWARD.
+    frame = ("DEVELOPING", "TESTING", "VERIFICATION", "Wrong assertion.", "DEVELOPING", "NONE")
+    st = state(frames=(frame,), **REVIEWING)
+    hits = found(lint_tree, tree(st, DONE_PLAN, report(**INCREMENT_1, status="IN_PROGRESS")), "SL856")
+    assert len(hits) == 1 and "`INCREMENT`" in hits[0].message
+    # A FAILURE into the Reviewer state while Tester corrects enters nothing.
+    st = state(frames=(frame,), ws="REVIEWING_IMPLEMENTATION", kind="FAILURE", frm="REVIEWING_IMPLEMENTATION",
+               ftype="VERIFICATION", reason="Wrong assertion.")
+    assert found(lint_tree, tree(st, DONE_PLAN, report(**INCREMENT_1, status="IN_PROGRESS")), "SL856") == []
