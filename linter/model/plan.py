@@ -522,6 +522,11 @@ def tester_assignment(project, plan: Optional[Plan], report_doc: Optional[Docume
         if scoped_developer(st, plan):
             return Assignment("CORRECTION", scoped=True)
         return Assignment("FULL")
+    if top is not None and st.ho("Kind") == "FORWARD":
+        # Another owner's frame is still being corrected (WorkflowState must
+        # be its Owner, SL507): a FORWARD into TESTING assigns Tester nothing,
+        # and the plan is not yet held to completion.
+        return None
     if st.ho("Kind") == "FAILURE" and st.ho("From") == "TESTING" and top is None:
         # A same-state correction resumes the partial assignment.
         return Assignment("SAME_STATE", scoped=True)

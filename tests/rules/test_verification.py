@@ -120,3 +120,19 @@ def test_sl856_a_forward_into_review_is_held_while_the_testing_frame_is_open(lin
     st = state(frames=(frame,), ws="REVIEWING_IMPLEMENTATION", kind="FAILURE", frm="REVIEWING_IMPLEMENTATION",
                ftype="VERIFICATION", reason="Wrong assertion.")
     assert found(lint_tree, tree(st, DONE_PLAN, report(**INCREMENT_1, status="IN_PROGRESS")), "SL856") == []
+
+
+def test_a_forward_into_testing_while_developer_still_corrects_assigns_tester_nothing(lint_tree):
+    # Developer hands off FORWARD while its own frame is still being corrected
+    # (RerunThrough NONE): SL507 reports the state; Tester's assignment and the
+    # plan's completion wait for the frame (the checker asks neither).
+    frame = ("TESTING", "DEVELOPING", "IMPLEMENTATION", "A defect.", "TESTING", "NONE")
+    st = state(frames=(frame,), **TESTING_FULL)
+    files = tree(st, plan(status="IN_PROGRESS", steps=(STEP_DONE,)),
+                 report(purpose="CORRECTION", target="Repair assertion", status="IN_PROGRESS"))
+    hits = lint_tree(files, state=None)
+    assert [f.code for f in hits if f.code in ("SL854", "SL816")] == []
+    assert [f.code for f in hits if f.code == "SL507"] == ["SL507"]
+    # Without the frame the same move assigns full verification.
+    files[".standards/STATE.md"] = state(**TESTING_FULL)
+    assert {f.code for f in lint_tree(files, state=None)} >= {"SL854", "SL816"}
