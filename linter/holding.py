@@ -35,11 +35,11 @@ from typing import Optional
 
 from .data import Frozen
 from .protocol import (
-    FAILURE_TARGETS,
     ROUTE_DOCUMENTATION,
     ROUTE_EXPEDITED,
     ROUTE_STANDARD_BROWNFIELD,
     ROUTE_STANDARD_GREENFIELD,
+    owner_mismatch,
 )
 
 # Handoffs after which the turn-end check holds Handoff.From's records.
@@ -257,16 +257,9 @@ def _build(project) -> Optional[Holding]:
         frames=len(st.frames),
         top_rerun=st.value(st.frames[-1], "RerunThrough") if st.frames else None,
         top_from=st.value(st.frames[-1], "From") if st.frames else None,
-        top_mismatch=_mismatch(st),
+        top_mismatch=bool(st.frames) and owner_mismatch(st.value(st.frames[-1], "FailureType"),
+                                                         st.value(st.frames[-1], "Owner")),
     )
-
-
-def _mismatch(st) -> bool:
-    """The top frame's Owner is a state that does not own its FailureType."""
-    if not st.frames:
-        return False
-    ft, owner = st.value(st.frames[-1], "FailureType"), st.value(st.frames[-1], "Owner")
-    return ft in FAILURE_TARGETS and owner is not None and owner not in FAILURE_TARGETS[ft]
 
 
 def tester_record_relaxed(project) -> bool:

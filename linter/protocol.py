@@ -59,6 +59,14 @@ FAILURE_TARGETS = {
     "REVIEW": ("REVIEWING_IMPLEMENTATION", "REVIEWING_FINAL"),
     "SYNCHRONIZATION": ("SYNCHRONIZING",),
 }
+
+
+def owner_mismatch(failure_type, owner) -> bool:
+    """A frame's or obligation's *owner* is a state that does not own its
+    known *failure_type* (Failure Handoffs); False when either is unread."""
+    return failure_type in FAILURE_TARGETS and owner is not None and owner not in FAILURE_TARGETS[failure_type]
+
+
 STATE_OWNERS = {
     "SCOPING": "SCOPER",
     "ARCHITECTING": "ARCHITECT",

@@ -7,7 +7,7 @@ import re
 
 from standards_lint.fixes.recovery import active_mismatch, numbering_problems
 from standards_lint.model.recovery import obligations, owners_text
-from standards_lint.protocol import FAILURE_TARGETS, FAILURE_TYPES
+from standards_lint.protocol import FAILURE_TYPES, owner_mismatch
 from standards_lint.rule import module_rules, report, rule
 
 
@@ -143,7 +143,7 @@ def obligation_owner(project):
         if ob.get("FailureType").field is not None and ft is not None and ft not in FAILURE_TYPES:
             yield report(ob.where("FailureType"), f"Obligation {ob.label}: `FailureType` is `{ft}`, which is not a failure type.")
             continue
-        if ft not in FAILURE_TARGETS or owner is None or owner in FAILURE_TARGETS[ft]:
+        if not owner_mismatch(ft, owner):
             continue
         yield report(
             ob.where("Owner"),

@@ -17,7 +17,7 @@ import re
 from typing import Optional
 
 from standards_lint.findings import Fix
-from standards_lint.protocol import FAILURE_TARGETS, FAILURE_TYPES, ROUTE_EXPEDITED, WORKFLOW_STATES
+from standards_lint.protocol import FAILURE_TARGETS, FAILURE_TYPES, ROUTE_EXPEDITED, WORKFLOW_STATES, owner_mismatch
 from standards_lint.rule import module_rules, replace, report, rule
 from standards_lint.model.recovery import (
     CORRECTIVE_KINDS,
@@ -239,7 +239,7 @@ the defective artifact.
 def recovery_frame_owner(project):
     for fr in frames(project):
         ft, owner = fr.get("FailureType").text, fr.state("Owner")
-        if ft not in FAILURE_TARGETS or owner is None or owner in FAILURE_TARGETS[ft]:
+        if not owner_mismatch(ft, owner):
             continue
         yield report(
             fr.where("Owner"),
