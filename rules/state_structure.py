@@ -407,6 +407,10 @@ def _repeat_fix(st, found, title: str) -> Optional[Fix]:
 
 
 # -- SL202 ----------------------------------------------------------------------
+def _where_text(label: str) -> str:
+    return "the STATE.md header" if label == "header" else f"`## {label}`"
+
+
 @rule(
     code="SL202",
     name="state-field-missing",
@@ -431,7 +435,9 @@ invalid, or repeated value is an inconsistency." `Handoff`: "Use `NONE` for
 inapplicable fields" -- a field is never simply left out.
 
 **Fix safety.** Sometimes: a duplicate with the same value is removed (safe).
-A missing field is inserted only where the protocol fixes its value:
+A field whose name differs only in letter case (`cycleMode`), the one such
+field, gets its name respelt (safe: the value is the author's, never replaced
+by an inferred one). A missing field is inserted only where the protocol fixes its value:
 `PendingVerificationCadence: NONE` in a documentation or inactive cycle,
 `CompletionPolicy: NONE` before any cycle or in an expedited or documentation
 cycle, and the paired `PendingCycleRequest: UNSET` /
@@ -488,6 +494,17 @@ def state_field_missing(project):
             found = state_fields(st, container, name)
             q = _qualified(label, name)
             if not found:
+                drift = [f for f in container.fields if f.name.lower() == name.lower()]
+                if len(drift) == 1 and not st.borrowed(drift[0]):
+                    # The field is there with its name in another letter case
+                    # (`cycleMode`): the checker does not read it, but the value
+                    # is the author's; respell the name, never infer another value.
+                    yield report(_where(st, container),
+                                 f"{q} is missing from {_where_text(label)}; it must occur exactly once "
+                                 f"(`{drift[0].name}` differs in letter case and is not read).",
+                                 fix=replace(STATE_PATH, drift[0].name_span, f"`{name}`",
+                                             description=f"Spell the field name `{name}`"))
+                    continue
                 fix = None
                 value, applicability = _absent_value(project, st, label, name)
                 at = _insert_after_last(st, container, wanted[label], text)
@@ -500,8 +517,7 @@ def state_field_missing(project):
                 if value is not None and at is not None:
                     fix = Fix((Edit(STATE_PATH, at, at, insert),), applicability,
                               f"Insert `{name}`: `{value}`")
-                where_text = "the STATE.md header" if label == "header" else f"`## {label}`"
-                yield report(_where(st, container), f"{q} is missing from {where_text}; it must occur exactly once.",
+                yield report(_where(st, container), f"{q} is missing from {_where_text(label)}; it must occur exactly once.",
                              fix=fix)
                 continue
             if len(found) > 1 and label != "Handoff":

@@ -49,12 +49,8 @@ from .parity.harness import CASE_FILES, MODES, evaluate, iter_cases, load_known,
 
 CHUNK = 150
 
-# The sets the fix proof holds.  unseen-3 is not yet among them: on it, 14
-# fixed trees show a finding the tree had before and we had not reported
-# (SL403, SL512, SL634, SL641, SL710, SL720, SL730, SL816, SL861, SL880,
-# SL962, SL963, SL354/SL355 after SL201-SL203 and SL260/SL601 fixes); each
-# needs its argument or its fix (issue 24, left open).
-PROOF_FILES = tuple(name for name in CASE_FILES if name != "unseen-3.jsonl.gz")
+# The fix proof holds every set.
+PROOF_FILES = tuple(CASE_FILES)
 
 
 def _reveals(codes: str, why: str) -> tuple:
@@ -69,18 +65,21 @@ def _reveals(codes: str, why: str) -> tuple:
 _PATHS = _reveals("SL701 SL710 SL720 SL721 SL812 SL815 SL816 SL824 SL930",
                   "an Active Work path now naming this cycle's record: the scope, design or plan it names is read "
                   "for the first time (its conditions, coverage, steps)")
-_MOVE = _reveals("SL850 SL856 SL906 SL930 SL931",
+_MOVE = _reveals("SL850 SL856 SL880 SL906 SL930 SL931",
                  "a record moved to its fixed path (SL930 carries SL635's move) is read there for the first time: "
-                 "its header, status and entries")
-_STALE = _reveals("SL643",
-                  "the stale frame popped (Recovery.Active set false): the Active Work paths the recovery kept from "
-                  "being due are due (Holding.passed_due reads the stack)")
+                 "its header, status and entries (its suspended assignments among them)")
+_STALE = _reveals("SL643 SL720 SL930",
+                  "the stale frame popped (Recovery.Active set false), or a frame's Owner set to the owner of its "
+                  "FailureType: the Active Work paths and records the recovery kept from being due are due "
+                  "(Holding reads the stack and the frames' owners)")
 REVEALING: dict = {
-    "SL202": _reveals("SL301 SL303 SL313 SL314 SL415 SL507 SL513 SL631 SL636 SL640 SL643 SL701 SL710 SL720 SL721 "
-                      "SL901 SL902 SL930 SL937",
-                      "a missing required STATE.md field inserted with the value the rest of STATE.md determines: "
-                      "the rules that read that field (state, mode, policy, Id, a path) read it for the first time"),
-    "SL203": _reveals("SL307 SL354 SL355 SL420 SL511 SL512 SL720 SL930 SL960",
+    "SL202": _reveals("SL301 SL303 SL313 SL314 SL403 SL415 SL507 SL512 SL513 SL631 SL634 SL636 SL640 SL641 SL643 "
+                      "SL701 SL710 SL720 SL721 SL730 SL816 SL861 SL901 SL902 SL930 SL937 SL961 SL963",
+                      "a required STATE.md field made readable (a missing one inserted with the value the rest of "
+                      "STATE.md determines, a repeated one made single, a name in another letter case respelt): "
+                      "the rules that read that field (state, mode, policy, Id, a path; whether the cycle is "
+                      "active at all) read it for the first time"),
+    "SL203": _reveals("SL307 SL354 SL355 SL420 SL511 SL512 SL710 SL720 SL930 SL960",
                       "an enumerated STATE.md value made readable (`<TESTING>`, `false `): the rules that branch on "
                       "it (route, gates, held and due records, sign-off readiness) read it for the first time"),
     "SL212": _reveals("SL213 SL214 SL215 SL314 SL353",
@@ -90,7 +89,7 @@ REVEALING: dict = {
                       "a handoff kind respelt (`RESUMES`, ` RESUME`): the rules that route by the kind (the "
                       "handoff's route, which records and gates are due) read it for the first time"),
     "SL260": _reveals("SL111 SL601 SL636 SL701 SL710 SL720 SL721 SL800 SL810 SL813 SL814 SL816 SL824 SL853 "
-                      "SL857 SL881 SL930",
+                      "SL857 SL881 SL930 SL962",
                       "Active Work.Id respelt to the ID its records name: those records become this cycle's, so "
                       "their contents are checked for the first time"),
     "SL501": _reveals("SL303 SL411 SL513 SL643 SL720 SL833 SL937",

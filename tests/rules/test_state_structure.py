@@ -103,6 +103,31 @@ def test_missing_header_field(lint_tree):
     assert "PendingCycleMode" in f[0].message
 
 
+@pytest.mark.parametrize("drift,name,value", [
+    ("`cycleMode`: `STANDARD`", "CycleMode", "STANDARD"),
+    ("`COMPLETIONPOLICY`: `FULL_DELIVERABLE`", "CompletionPolicy", "FULL_DELIVERABLE"),
+    (f"`id`: `{ID}`", "Id", ID),
+])
+def test_a_field_name_in_another_case_is_missing_and_its_fix_respells_the_name(lint_tree, tmp_path, drift, name, value):
+    # The checker reads `cycleMode` as no CycleMode at all; the value is the
+    # author's, so the fix respells the name and never infers another value
+    # (an inferred `CycleMode` could contradict the one written).
+    state = ACTIVE.replace(f"`{name}`: `{value}`", drift)
+    f = only(lint_tree({}, state=state), "SL202")
+    assert len(f) == 1 and name in f[0].message and "letter case" in f[0].message
+    (edit,) = f[0].fix.edits
+    assert f[0].fix.applicability == "safe"
+    assert state[edit.start:edit.end] == drift.split(":")[0] and edit.replacement == f"`{name}`"
+    fixed = state[:edit.start] + edit.replacement + state[edit.end:]
+    assert fixed == ACTIVE
+
+
+def test_two_case_drifted_copies_get_no_respelling(lint_tree):
+    state = ACTIVE.replace("`CycleMode`: `STANDARD`", "`cycleMode`: `STANDARD` `CYCLEMODE`: `EXPEDITED`")
+    f = only(lint_tree({}, state=state), "SL202")
+    assert len(f) == 1 and "letter case" not in f[0].message
+
+
 def test_repeated_active_work_field_points_at_repeat_with_safe_fix(lint_tree):
     state = ACTIVE.replace("`Scope`: `NONE`", "`Scope`: `NONE` `Scope`: `NONE`")
     f = reported_at(lint_tree, state, "SL202", 9)
