@@ -16,6 +16,7 @@ from standards_lint.model.plan import (
     POSITIVE_RE,
     SUSPENDED_RE,
     active_frames,
+    cycle_id,
     fields,
     fields_not_once,
     frame_number,
@@ -23,12 +24,14 @@ from standards_lint.model.plan import (
     header_anchor,
     load_plan,
     one_field,
+    plan_path,
     report_suspended,
     scoped_developer,
     suspended_for,
     value_of,
 )
 from standards_lint.model.verification import load_report, report_assignment
+from standards_lint.protocol import record_path as protocol_record_path
 
 SUSPENDED_FIELDS = ("Recovery Frame", "Recovery Reason", "Purpose", "Target", "Assessed Inputs", "Next Action")
 _INCREMENT_TARGET_RE = re.compile(r"^Increment [1-9]\d*$")
@@ -142,11 +145,15 @@ def suspended_assignment_values(project):
     section="Implementation and Verification Recovery Gates",
     owner="record",
     summary="A role interrupted during scoped recovery must save its assignment for the new frame and its reason.",
-    explanation="""**What it does.** When a recovery frame interrupts Developer or Tester while
-that role was itself working on a correction for an earlier frame (nested scoped
-recovery), reports the role's artifact (plan or report) if it holds no
-`### Suspended Assignment` whose `Recovery Frame` and `Recovery Reason` match the new
-frame.
+    explanation="""**What it does.** When a recovery frame interrupts Developer or Tester and
+that role owns another frame of the stack (an earlier one it was correcting,
+or a later one it is correcting now: nested scoped recovery), reports the
+role's artifact (plan or report) if it holds no `### Suspended Assignment`
+whose `Recovery Frame` and `Recovery Reason` match the interrupting frame.
+Only entries under the plan's `## Plan Notes` and the report's `## Resume or
+Handoff` count (a setext or otherwise unread heading leaves them under the
+section above). When the artifact is kept at another path (SL635), the
+finding points at the path where it belongs.
 
 **Why.**
 > Before replacing a Developer or Tester assignment during corrective routing, persist
@@ -178,17 +185,39 @@ def scoped_recovery_suspended_assignment(project):
             doc, saved = (rep, report_suspended(rep)) if rep is not None else (None, [])
         else:
             continue
-        if doc is None:
-            continue
-        if not any(frame_value(f, "Owner") == role for f in frames[: k - 1]):
+        # Scoped recovery: the role this frame interrupted owns another frame
+        # of the stack (an earlier one it was correcting, or a later one it is
+        # correcting now); either way its interrupted assignment is restored
+        # from the saved entry.
+        if not any(frame_value(f, "Owner") == role for i, f in enumerate(frames, 1) if i != k):
             continue
         n = frame_number(fr, k)
+        if doc is None:
+            # The role's record is kept elsewhere (SL635): the saved assignment
+            # is not where the role restores it from.  A record never written,
+            # or a file at the path that is not this cycle's record, is another
+            # rule's finding.
+            path = _role_record_path(role, project)
+            cid = cycle_id(project)
+            artifact = "DEVELOPMENT" if role == "DEVELOPING" else "VERIFICATION"
+            if path is not None and project.kind(path) is None and project.records_of(cid, artifact):
+                yield report(path, f"Recovery frame {n} interrupted scoped {role} work; save a `### Suspended "
+                                   f"Assignment` for Frame {n} with its Recovery Reason (the record is not at its path).")
+            continue
         if suspended_for(saved, n, frame_value(fr, "Reason")):
             continue
         yield report(
             doc.title or (doc.path, header_anchor(doc)),
             f"Recovery frame {n} interrupted scoped {role} work; save a `### Suspended Assignment` for Frame {n} with its Recovery Reason.",
         )
+
+
+def _role_record_path(role: str, project) -> Optional[str]:
+    """Where the record of *role* (DEVELOPING or TESTING) of the live cycle is."""
+    if role == "DEVELOPING":
+        return plan_path(project)
+    cid = cycle_id(project)
+    return protocol_record_path("VERIFICATION", cid) if cid is not None else None
 
 
 def _report_pt(rep: Document) -> tuple[Optional[str], Optional[str]]:

@@ -300,7 +300,7 @@ class Plan:
                 if m and sec is increments:
                     self.increments.append(Increment(doc, sub, int(m.group(1))))
                     continue
-                if SUSPENDED_RE.match(sub.title):
+                if SUSPENDED_RE.match(sub.title) and sec.title == "Plan Notes":
                     self.suspended.append(sub)
 
     @property
@@ -506,7 +506,8 @@ def report_suspended(report_doc: Optional[Document]) -> list[Container]:
     """The Suspended Assignment subsections of a verification report."""
     if report_doc is None:
         return []
-    return [c for c in subsections(report_doc) if SUSPENDED_RE.match(c.title)]
+    return [c for s in report_doc.sections if s.title == "Resume or Handoff"
+            for c in s.subsections if SUSPENDED_RE.match(c.title)]
 
 
 def tester_assignment(project, plan: Optional[Plan], report_doc: Optional[Document], st=None) -> Optional[Assignment]:

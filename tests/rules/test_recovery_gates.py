@@ -62,6 +62,49 @@ def test_scoped_recovery_needs_suspended_assignment(lint_tree):
     assert found(lint_tree, tree(st=state(**NESTED), pl=plan(notes=DEV_SAVED), rp=ok), "SL881") == []
 
 
+def test_a_suspended_assignment_counts_only_under_resume_or_handoff(lint_tree):
+    # "In Developer's `Plan Notes` or Tester's `Resume or Handoff`, use a
+    # `### Suspended Assignment N` entry": under a setext `Resume or Handoff`
+    # (no `##` heading for the checker) the entry belongs to the section
+    # above, and the frame has no saved assignment.
+    saved = suspended(1, "2", "A defect.", "CORRECTION", "Repair assertion")
+    base = report(purpose="CORRECTION", target="Repair assertion")
+    setext = base.replace("## Resume or Handoff", "Resume or Handoff\n-----------------")
+    assert setext != base
+    [f] = found(lint_tree, tree(st=state(**NESTED), pl=plan(notes=DEV_SAVED), rp=setext + "\n" + saved), "SL881")
+    assert f.path == REPORT_PATH and "Frame 2" in f.message
+    assert found(lint_tree, tree(st=state(**NESTED), pl=plan(notes=DEV_SAVED), rp=base + "\n" + saved), "SL881") == []
+
+
+# Tester corrects its own frame 2 now; frame 1 interrupted Tester's assignment
+# earlier: the assignment frame 1 replaced is restored from the report.
+TESTER_SCOPED = dict(ws="TESTING", kind="RESUME", frm="DEVELOPING", reason="Fixed.",
+                     frames=[("TESTING", "DEVELOPING", "IMPLEMENTATION", "A defect.", "TESTING", "NONE"),
+                             ("DEVELOPING", "TESTING", "VERIFICATION", "Another defect.", "DEVELOPING", "NONE")])
+DEV_SAVED_2 = suspended(1, "2", "Another defect.", "CORRECTION", "Repair endpoint")
+
+
+def test_a_role_correcting_a_later_frame_needs_the_assignment_an_earlier_frame_interrupted(lint_tree):
+    rp = report(purpose="CORRECTION", target="Repair assertion")
+    [f] = found(lint_tree, tree(st=state(**TESTER_SCOPED), pl=plan(notes=DEV_SAVED_2), rp=rp), "SL881")
+    assert f.path == REPORT_PATH and "Frame 1" in f.message
+    ok = rp + "\n" + suspended(1, "1", "A defect.", "INCREMENT", "Increment 1")
+    assert found(lint_tree, tree(st=state(**TESTER_SCOPED), pl=plan(notes=DEV_SAVED_2), rp=ok), "SL881") == []
+
+
+def test_a_report_kept_at_another_path_holds_no_saved_assignment(lint_tree):
+    saved = report(purpose="CORRECTION", target="Repair assertion") + "\n" + suspended(1, "1", "A defect.", "INCREMENT", "Increment 1")
+    elsewhere = REPORT_PATH.replace(".md", "-copy.md")
+    files = tree(st=state(**TESTER_SCOPED), pl=plan(notes=DEV_SAVED_2), **{elsewhere: saved})
+    [f] = found(lint_tree, files, "SL881")
+    assert (f.path, f.line) == (REPORT_PATH, 1) and "not at its path" in f.message
+
+
+def test_a_report_never_written_is_no_missing_saved_assignment(lint_tree):
+    # SL930's when it is due; the checker reports no saved assignment then.
+    assert found(lint_tree, tree(st=state(**TESTER_SCOPED), pl=plan(notes=DEV_SAVED_2)), "SL881") == []
+
+
 RESUMED = dict(ws="TESTING", kind="RESUME", frm="DEVELOPING", reason="Increment 1 ready.")
 
 
