@@ -76,7 +76,9 @@ def cycle_record(project, artifact: str) -> Optional[Document]:
     return scan_fields(doc) if doc is not None else None
 
 
-_FIELD_PAIR_RE = re.compile(r"`[^`\n]+`:[ \t]*(?:\r?\n[ \t]*)?`[^`]*`")
+# A field pair, its name perhaps emphasised (`*`Status`*: `IN_PROGRESS``):
+# emphasis around a field's name is no prose before the next field.
+_FIELD_PAIR_RE = re.compile(r"(?:\*\*|\*|__|_)?`[^`\n]+`(?:\*\*|\*|__|_)?:[ \t]*(?:\r?\n[ \t]*)?`[^`]*`")
 _EMBEDDED: "weakref.WeakSet[Field]" = weakref.WeakSet()
 
 

@@ -504,3 +504,18 @@ def test_a_plan_without_a_status_past_developing_reads_as_missing(lint_tree):
     files = tree(st=state(ws="TESTING", frm="DEVELOPING", reason="Built."), pl=pl)
     [f] = found(lint_tree, files, "SL816")
     assert "`missing`" in f.message
+
+
+def test_an_emphasised_field_name_is_no_prose_before_the_fields_after_it(lint_tree):
+    # `*`Status`*: `IN_PROGRESS`` opens the line: emphasis around a name is
+    # not a sentence, so the `Verification Cadence` after it is a field, and
+    # with its copy on the next line the plan holds it twice.
+    pl = plan().replace("`Status`: `IN_PROGRESS` `Verification Cadence`:\n`AFTER_IMPLEMENTATION`",
+                        "*`Status`*: `IN_PROGRESS` `Verification Cadence`:\n`AFTER_IMPLEMENTATION` "
+                        "`Verification Cadence`: `AFTER_IMPLEMENTATION`")
+    assert pl != plan()
+    [f] = found(lint_tree, tree(pl=pl), "SL801")
+    assert f.path == PLAN_PATH and "Verification Cadence" in f.message and "repeated" in f.message
+    # In a sentence, a field pair is a mention: the plan holds the cadence once.
+    prose = plan(header_extra="Earlier we had `Verification Cadence`: `INCREMENTAL` here.\n")
+    assert found(lint_tree, tree(pl=prose), "SL801") == []
