@@ -197,9 +197,10 @@ def scoped_recovery_suspended_assignment(project):
             # is not where the role restores it from.  A record never written,
             # or a file at the path that is not this cycle's record, is another
             # rule's finding.
-            path = _role_record_path(role, project)
             cid = cycle_id(project)
             artifact = "DEVELOPMENT" if role == "DEVELOPING" else "VERIFICATION"
+            path = plan_path(project) if role == "DEVELOPING" else (
+                protocol_record_path(artifact, cid) if cid is not None else None)
             if path is not None and project.kind(path) is None and project.records_of(cid, artifact):
                 yield report(path, f"Recovery frame {n} interrupted scoped {role} work; save a `### Suspended "
                                    f"Assignment` for Frame {n} with its Recovery Reason (the record is not at its path).")
@@ -210,14 +211,6 @@ def scoped_recovery_suspended_assignment(project):
             doc.title or (doc.path, header_anchor(doc)),
             f"Recovery frame {n} interrupted scoped {role} work; save a `### Suspended Assignment` for Frame {n} with its Recovery Reason.",
         )
-
-
-def _role_record_path(role: str, project) -> Optional[str]:
-    """Where the record of *role* (DEVELOPING or TESTING) of the live cycle is."""
-    if role == "DEVELOPING":
-        return plan_path(project)
-    cid = cycle_id(project)
-    return protocol_record_path("VERIFICATION", cid) if cid is not None else None
 
 
 def _report_pt(rep: Document) -> tuple[Optional[str], Optional[str]]:
