@@ -50,6 +50,8 @@ HOOK_HANDOFFS = ("FORWARD", "CHECKPOINT", "RESUME", "FAILURE")
 # sign-off, which needs the whole cycle complete).
 REVIEWER_STATES = ("REVIEWING_IMPLEMENTATION", "REVIEWING_FINAL")
 FULL_CHECK_STATES = ("REVIEWING_IMPLEMENTATION", "REVIEWING_FINAL", "AWAITING_USER_SIGNOFF")
+# The owners whose work comes before a Reviewer state on the STANDARD route.
+EARLIER_OWNERS = ("SCOPING", "ARCHITECTING", "AUDITING", "DEVELOPING", "TESTING")
 
 
 def route_of(cycle_mode: Optional[str], project_mode: Optional[str]) -> tuple[str, ...]:
@@ -67,12 +69,12 @@ class Holding(Frozen):
     """The inputs of the decision, and the questions rules ask of it."""
 
     __slots__ = ("state", "route", "standard_route", "recovery", "kind", "frm", "turn_end", "frames", "top_rerun",
-                 "top_from", "top_mismatch")
+                 "top_from", "top_mismatch", "top_owner")
 
     def __init__(self, state: Optional[str], route: tuple[str, ...], standard_route: tuple[str, ...],
                  recovery: Optional[str], kind: Optional[str], frm: Optional[str], turn_end: bool = False,
                  frames: int = 0, top_rerun: Optional[str] = None, top_from: Optional[str] = None,
-                 top_mismatch: bool = False):
+                 top_mismatch: bool = False, top_owner: Optional[str] = None):
         setter = object.__setattr__
         setter(self, "state", state)  # WorkflowState
         setter(self, "route", route)
@@ -85,6 +87,7 @@ class Holding(Frozen):
         setter(self, "top_rerun", top_rerun)  # the last frame's RerunThrough
         setter(self, "top_from", top_from)  # the last frame's From: the state the recovery interrupted
         setter(self, "top_mismatch", top_mismatch)  # the last frame's Owner does not own its FailureType
+        setter(self, "top_owner", top_owner)  # the last frame's Owner
 
     def before(self, s: str) -> bool:
         """*s* comes before the current state on the cycle's forward route
@@ -176,6 +179,24 @@ class Holding(Frozen):
         gates must hold", Full Verification Boundary)."""
         return self.recovery != "true" or self.kind in ("FORWARD", "RESUME")
 
+    def reviewer_entry_due(self) -> bool:
+        """Whether, in a Reviewer state or later, Tester's unfinished report
+        must already be a FULL assessment: whenever the full gates are due
+        (``full_gates_due``), except while an earlier owner (Scoper,
+        Architect, Auditor, Developer or Tester) is still correcting the top
+        frame (RerunThrough NONE) and the handoff is not the FORWARD that
+        entered the state: only a FORWARD or RESUME *enters* a Reviewer
+        state, and that owner's own RESUME has not happened yet ("Before
+        either a `FORWARD` or recovery `RESUME` enters a Reviewer state, the
+        full applicable Developer and Tester gates must hold for the current
+        implementation, even if another recovery frame remains active", Full
+        Verification Boundary)."""
+        if not self.full_gates_due():
+            return False
+        correcting = (self.recovery == "true" and self.frames > 0 and self.top_rerun == "NONE"
+                      and self.top_owner in EARLIER_OWNERS)
+        return not (correcting and self.kind != "FORWARD")
+
     def relaxed(self, s: str) -> bool:
         """Whether the records of state *s* are left to their role: at turn
         end, the current state's own records are not held to completion."""
@@ -257,6 +278,7 @@ def _build(project) -> Optional[Holding]:
         frames=len(st.frames),
         top_rerun=st.value(st.frames[-1], "RerunThrough") if st.frames else None,
         top_from=st.value(st.frames[-1], "From") if st.frames else None,
+        top_owner=st.value(st.frames[-1], "Owner") if st.frames else None,
         top_mismatch=bool(st.frames) and owner_mismatch(st.value(st.frames[-1], "FailureType"),
                                                          st.value(st.frames[-1], "Owner")),
     )

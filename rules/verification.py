@@ -25,8 +25,6 @@ from standards_lint.model.plan import (
     live_cycle,
     load_plan,
     one_field,
-    top_frame_in_correction,
-    frame_value,
     stack_in_order,
     tester_assignment,
     valid_checkpoint,
@@ -414,11 +412,7 @@ def reviewer_entry_full_purpose(project):
     if st.workflow_state not in REVIEWER_OR_LATER:
         return
     h = holding(project)
-    if h is not None and not h.full_gates_due():
-        return
-    top = top_frame_in_correction(st)
-    if (top is not None and frame_value(top, "Owner") in ("SCOPING", "ARCHITECTING", "AUDITING", "DEVELOPING", "TESTING")
-            and st.ho("Kind") != "FORWARD"):
+    if h is not None and not h.reviewer_entry_due():
         return
     p = _purpose(doc)
     if p is None or p == "FULL" or _report_status(doc) == "COMPLETE":
