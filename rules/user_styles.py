@@ -43,7 +43,11 @@ the selection that role reloads when it resumes — resolves a concrete saved
 against `.standards/user-styles/<role>/`: the selector is the filename stem
 (`tony` selects `tony.md`) or the full filename, only direct child Markdown
 files count, and paths or separators are rejected. It reports a selector that
-names no file, names more than one, or is a path.
+names no file, names more than one, or is a path. A checkout without any
+`.standards/user-styles/` folder says nothing about a missing file: user
+styles are personal files ("Users add and maintain these files; STANDARDS
+ships none"), and a repository may well not carry them, so a CI run on a
+clean checkout reports only a path selector there.
 
 **Why.** PROTOCOL.md, User Styles: "The identifier is the filename stem [...].
 Only a direct child Markdown file of that role's folder can be selected; reject
@@ -91,7 +95,7 @@ def user_style_unresolved(project):
         if role not in listing:
             listing[role] = role_styles(project, role)
         found = matches(selector, listing[role])
-        if not found:
+        if not found and project.kind(STYLES_DIR) == "dir":
             yield report(where, f"`User Style` `{selector}` selects no file in {folder}/; restore the style, choose an available one, or clear it to `NONE`.")
         elif len(found) > 1:
             names = ", ".join(f"`{n}`" for n in sorted(found))

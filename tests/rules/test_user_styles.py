@@ -29,9 +29,24 @@ def sl990(findings):
 
 
 def test_missing_style_file_fires_on_the_field(lint_tree):
-    found = sl990(lint_tree({PLAN: plan("tony")}, state=state("DEVELOPING")))
+    other = {".standards/user-styles/developer/alice.md": "# Alice\n"}
+    found = sl990(lint_tree(dict(other, **{PLAN: plan("tony")}), state=state("DEVELOPING")))
     assert [(f.path, f.line) for f in found] == [(PLAN, 9)]
     assert "selects no file" in found[0].message
+    # An empty folder of another role is still the project's styles folder.
+    found = sl990(lint_tree({".standards/user-styles/tester/bob.md": "# Bob\n", PLAN: plan("tony")},
+                            state=state("DEVELOPING")))
+    assert len(found) == 1 and "selects no file" in found[0].message
+
+
+def test_a_checkout_without_user_styles_says_nothing_of_a_missing_file(lint_tree):
+    """The real corpus's records save `User Style`: `tony` and its
+    repository carries no `.standards/user-styles/`: user styles are the
+    user's own files, so a clean checkout cannot tell a missing style from
+    one kept out of version control.  A path selector is wrong anywhere."""
+    assert sl990(lint_tree({PLAN: plan("tony")}, state=state("DEVELOPING"))) == []
+    found = sl990(lint_tree({PLAN: plan("../tester/tony")}, state=state("DEVELOPING")))
+    assert len(found) == 1 and "is a path" in found[0].message
 
 
 def test_stem_and_full_name_resolve(lint_tree):
