@@ -135,6 +135,23 @@ def signed_off() -> dict:
     return base("SIGNED_OFF", mode="UNSET", policy="FULL_DELIVERABLE")
 
 
+def expedited() -> dict:
+    return base("DEVELOPING", mode="EXPEDITED", policy="NONE")
+
+
+def expedited_review() -> dict:
+    """An expedited cycle just handed to its implementation review."""
+    return E.forward(E.complete_record(expedited(), "DEVELOPING"))
+
+
+def documenting() -> dict:
+    return base("DOCUMENTING", mode="DOCUMENTATION", policy="NONE")
+
+
+def final_review() -> dict:
+    return base("REVIEWING_FINAL", mode="DOCUMENTATION", policy="NONE")
+
+
 def _routed(tree: dict) -> dict:
     return E.route_failure(tree, "IMPLEMENTATION", "DEVELOPING")
 
@@ -248,6 +265,27 @@ MOVES: list[tuple[str, Callable[[], dict], Callable[[dict], dict], set[str]]] = 
      lambda t: E.new_cycle(t, NEW_ID, mode="EXPEDITED", policy="FULL_DELIVERABLE", state="DEVELOPING"), {"SL303"}),
     ("new-cycle-documentation-not-in-auditing", cancelled,
      lambda t: E.new_cycle(t, NEW_ID, mode="DOCUMENTATION", policy="NONE", state="SCOPING"), {"SL309"}),
+    # EXPEDITED: "only IMPLEMENTATION -> DEVELOPING and implementation REVIEW
+    # -> REVIEWING_IMPLEMENTATION are valid failure routes" (Failure Handoffs).
+    ("expedited-forward", expedited, lambda t: E.forward(E.complete_record(t, "DEVELOPING")), set()),
+    ("expedited-route-failure", expedited_review, _routed, set()),
+    ("expedited-resume", expedited_review, lambda t: E.resume(_routed(t)), set()),
+    ("expedited-route-to-skipped-role", expedited_review, lambda t: E.route_failure(t, "SCOPING", "SCOPING"),
+     {"SL301", "SL516"}),
+    ("expedited-forward-to-sign-off-from-developing", expedited,
+     lambda t: E.forward(E.complete_record(t, "DEVELOPING"), 2), {"SL354", "SL930"}),
+    ("expedited-cancel", expedited, E.cancel, set()),
+    # DOCUMENTATION: "only owners included in Documentation Cycle Contract are
+    # valid failure targets"; a same-state failure pushes no frame.
+    ("documentation-route-failure", documenting, lambda t: E.route_failure(t, "ARCHITECTURE", "ARCHITECTING"), set()),
+    ("documentation-resume", documenting,
+     lambda t: E.resume(E.route_failure(t, "ARCHITECTURE", "ARCHITECTING")), set()),
+    ("documentation-route-to-omitted-owner", documenting, _routed, {"SL300", "SL404", "SL511", "SL512"}),
+    ("documentation-same-state-failure", final_review,
+     lambda t: E.route_failure(t, "REVIEW", "REVIEWING_FINAL", push=False), set()),
+    ("documentation-review-routes-to-documenter", final_review,
+     lambda t: E.resume(E.route_failure(t, "DOCUMENTATION", "DOCUMENTING")), set()),
+    ("documentation-cancel", documenting, E.cancel, set()),
     ("new-cycle-baseline-lists-itself", cancelled,
      lambda t: E.new_cycle(t, E.field(t[E.STATE], "Id"), baseline=_baseline_of(t)), {"SL215"}),
 ]
