@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from .ast import Document
+from .ast import Container, Document
 from .data import Data
 from .protocol import record_path
 from .provenance import Provenance
@@ -53,6 +53,58 @@ def provenance_of(doc: Document) -> Optional[tuple[str, str, Optional[str]]]:
     if prov is None or not prov.valid:
         return None
     return prov.artifact, prov.cycle, prov.review_kind
+
+
+CLOSURE = "Implementation-Reviewed Closure"
+
+
+def closure_sections(doc: Optional[Document]) -> list[Container]:
+    """The `## Implementation-Reviewed Closure` sections of *doc* as the
+    framework's checker reads them: with every HTML comment removed first.
+
+    Elsewhere in a record the checker reads through comments (a commented-out
+    `Status`, `Cycle` or `ReviewKind` in a header, or a commented-out
+    `## Acceptance Evidence`, is still there for it: ``lexicon``), but a
+    closure field inside a comment is missing for it (``lexicon``: a
+    commented-out `Policy` or `Assessed Inputs`), and a closure heading
+    inside a comment is no section (a wholly commented-out closure section
+    leaves nothing to check).  So a section whose heading lies in a comment
+    is none; what lies in a comment is not in the section; and a `##` or
+    `###` heading inside a comment does not end the section it stands in
+    (its uncommented content is the section's own)."""
+    if doc is None:
+        return []
+    if not doc.comments:
+        return doc.sections_named(CLOSURE)
+    spans = [(c.span.start, c.span.end) for c in doc.comments]
+
+    def commented(node) -> bool:
+        return any(s <= node.span.start < e for s, e in spans)
+
+    def take(into: Container, c: Container) -> None:
+        into.fields += [f for f in c.fields if not commented(f)]
+        into.items += [i for i in c.items if not commented(i)]
+        into.codes += [k for k in c.codes if not commented(k)]
+        into.prose += [p for p in c.prose if not commented(p)]
+
+    out: list[Container] = []
+    into: Optional[Container] = None  # where the text read now belongs
+    for sec in doc.sections:
+        if sec.heading is None or not commented(sec.heading):
+            if sec.title != CLOSURE:
+                into = None
+                continue
+            into = Container(sec.path, sec.span, sec.heading)
+            out.append(into)
+        elif into is None:
+            continue
+        take(into, sec)
+        for sub in sec.subsections:
+            if sub.heading is not None and not commented(sub.heading):
+                into = Container(sub.path, sub.span, sub.heading)
+                out[-1].subsections.append(into)
+            take(into, sub)
+    return out
 
 
 def inventory(project) -> list[Record]:

@@ -6,9 +6,12 @@ from __future__ import annotations
 
 from standards_lint.model.plan import record_at
 from standards_lint.protocol import TERMINAL_STATES, record_path
+from standards_lint.records import closure_sections
 from standards_lint.rule import module_rules, report, rule
 
 SECTION = "Implementation-Reviewed Closure"
+# Every rule here reads the closure sections through `closure_sections` (what
+# lies in an HTML comment is no part of them for the framework's checker).
 CLOSURE_FIELDS = (
     "Policy",
     "Eligibility",
@@ -95,7 +98,7 @@ def _signoff_report(project):
 
 def _only_section(doc):
     """The one `## Implementation-Reviewed Closure` section of *doc*, or None."""
-    secs = doc.sections_named(SECTION) if doc is not None else []
+    secs = closure_sections(doc)
     return secs[0] if len(secs) == 1 else None
 
 
@@ -136,7 +139,7 @@ assessment and its recorded prerequisites"* (Implementation-Reviewed Closure).
 )
 def closure_assessment_missing(project):
     doc = _signoff_report(project)
-    if doc is None or doc.sections_named(SECTION):
+    if doc is None or closure_sections(doc):
         return
     where = doc.title if doc.title is not None else doc.path
     yield report(
@@ -311,7 +314,7 @@ def closure_outside_implementation_report(project):
     for r in project.records:
         if r.cycle != cid or (r.artifact == "REVIEW" and r.review_kind == "IMPLEMENTATION"):
             continue
-        for sec in r.doc.sections_named(SECTION):
+        for sec in closure_sections(r.doc):
             yield report(
                 sec.heading if sec.heading is not None else r.path,
                 f"Implementation-Reviewed Closure belongs only in the implementation review report, not in this "
@@ -346,7 +349,7 @@ def closure_section_repeated(project):
     doc = _active_report(project)
     if doc is None:
         return
-    secs = doc.sections_named(SECTION)
+    secs = closure_sections(doc)
     for sec in secs[1:]:
         yield report(
             sec.heading if sec.heading is not None else doc.path,

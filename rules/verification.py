@@ -616,14 +616,16 @@ def _checkpoint_gate(project, check, no_report: str):
     owner="record",
     summary="A Tester checkpoint needs an IN_PROGRESS report recording the increment as VERIFIED.",
     explanation="""**What it does.** After a `CHECKPOINT` from `TESTING` naming `Increment N`,
-reports a verification report that is not `IN_PROGRESS` or whose Increment Assessments do
+reports a verification report that is not `IN_PROGRESS`, whose `Assessment Purpose` is
+not `INCREMENT` (as written: `Increment` is not it), or whose Increment Assessments do
 not record Increment N as `VERIFIED`, and reports at the report's fixed path when no
 report of this cycle is there at all.
 
 **Why.**
-> Before Tester returns a checkpoint to Developer: [...] the increment assessment and
-> remaining acceptance work are saved, with the report still `IN_PROGRESS` while full
-> verification remains unfinished (PROTOCOL.md, Checkpoint Handoffs)
+> Tester [...] records `Assessment Purpose: INCREMENT` and `Assessment Target:
+> Increment N` [...] Before Tester returns a checkpoint to Developer: [...] the increment
+> assessment and remaining acceptance work are saved, with the report still `IN_PROGRESS`
+> while full verification remains unfinished (PROTOCOL.md, Checkpoint Handoffs)
 
 **Fix safety.** No fix.""",
     bad_example="| 1 | Endpoint / AC-001 | ... | BLOCKED |  (after CHECKPOINT `Increment 1 verified.`)",
@@ -639,9 +641,18 @@ def tester_checkpoint_verified(project):
 def _increment_verified(n: int, doc: Document):
     """SL861: the report is IN_PROGRESS and records Increment *n* VERIFIED."""
     rows = [d for k, d, _ in increment_rows(doc) if k == n]
-    if _report_status(doc) == "IN_PROGRESS" and rows and rows[-1].upper().startswith("VERIFIED"):
+    # An increment assessment is one whose `Assessment Purpose` is
+    # `INCREMENT` as written (Checkpoint Handoffs: Tester "records
+    # `Assessment Purpose: INCREMENT`"): a case-drifted `Increment` is no
+    # such assessment, as every value the protocol spells is read exactly.
+    purpose = value_of(doc.header, "Assessment Purpose")
+    if (_report_status(doc) == "IN_PROGRESS" and purpose == "INCREMENT" and rows
+            and rows[-1].upper().startswith("VERIFIED")):
         return
-    yield report(_section_heading(doc, "Increment Assessments"), f"A Tester checkpoint for Increment {n} needs an IN_PROGRESS report recording Increment {n} as VERIFIED.")
+    detail = ("" if purpose == "INCREMENT" else
+              " in an INCREMENT assessment; its `Assessment Purpose` is "
+              + (f"`{purpose}`" if purpose is not None else "missing or repeated"))
+    yield report(_section_heading(doc, "Increment Assessments"), f"A Tester checkpoint for Increment {n} needs an IN_PROGRESS report recording Increment {n} as VERIFIED{detail}.")
 
 
 @rule(

@@ -47,6 +47,47 @@ def test_the_install_templates_example_entry_in_active_work_is_no_entry(lint_tre
     assert errors(lint_tree({}, state=st)) == []
 
 
+# The Implementation-Reviewed Closure is read with its comments removed: a
+# closure field in a comment is missing, a closure heading in a comment is no
+# section, and a heading in a comment does not end the section.
+def _closure_run(lint_tree, text, st=None):
+    from .test_reviews import SIGNOFF, files, impl
+
+    return lint_tree(files(impl(text)), state=st or SIGNOFF)
+
+
+def test_a_commented_out_closure_field_is_missing(lint_tree):
+    from .test_reviews import closure
+
+    for name, line in (("Assessed Inputs", "`Assessed Inputs`: `Current scope and tests.`"),
+                       ("Policy", "`Policy`: `IMPLEMENTATION_REVIEWED`")):
+        text = closure().replace(line, f"<!-- {line} -->")
+        found = [f for f in _closure_run(lint_tree, text) if f.code == "SL962"]
+        assert len(found) == 1 and f"one concrete {name} field" in found[0].message and "missing" in found[0].message
+    # A comment beside the fields is nothing to the closure.
+    text = closure().replace("`User Reason`: `NONE`", "`User Reason`: `NONE` <!-- reviewed -->\n<!-- a note -->")
+    assert [f.code for f in _closure_run(lint_tree, text) if f.code.startswith("SL96")] == []
+
+
+def test_a_commented_out_closure_section_is_no_section(lint_tree):
+    from .test_required_records import state
+    from .test_reviews import closure
+
+    text = "<!--\n" + closure() + "-->\n"
+    # Sign-off readiness finds no closure assessment ...
+    assert [f.code for f in _closure_run(lint_tree, text) if f.code.startswith("SL96")] == ["SL960"]
+    # ... and outside sign-off there is no section whose fields to check.
+    st = state("DOCUMENTING", frm="REVIEWING_IMPLEMENTATION")
+    assert [f.code for f in _closure_run(lint_tree, text, st) if f.code.startswith("SL96")] == []
+
+
+def test_a_commented_out_heading_does_not_end_the_closure_section(lint_tree):
+    from .test_reviews import closure
+
+    text = closure().replace("`Evidence`:", "<!--\n## Notes\n-->\n\n`Evidence`:")
+    assert [f.code for f in _closure_run(lint_tree, text) if f.code.startswith("SL96")] == []
+
+
 # -- heading levels in STATE.md -----------------------------------------------------------
 def test_a_trailing_colon_keeps_the_section(lint_tree):
     st = CLEAN_STATE.replace("## Handoff\n", "## Handoff:\n")

@@ -78,6 +78,19 @@ def test_reported_where_it_stands(lint_tree, code, st, pl, rp, needle, says, ok)
     assert found(lint_tree, tree(st=st, pl=pl, rp=ok), code) == []
 
 
+def test_sl861_a_case_drifted_purpose_is_no_increment_assessment(lint_tree):
+    # "Tester [...] records `Assessment Purpose: INCREMENT`" (Checkpoint
+    # Handoffs): `Increment` is not that value, so the report holds no
+    # increment assessment for the checkpoint, though its row says VERIFIED.
+    rows = TESTER_ROWS.format("VERIFIED")
+    rp = report(purpose="Increment", target="Increment 1", rows=rows)
+    [f] = found(lint_tree, tree(st=state(**TESTER_CHECKPOINT), pl=inc_plan(), rp=rp), "SL861")
+    assert (f.path, f.line) == (REPORT_PATH, line_of(rp, "## Increment Assessments"))
+    assert "`Increment`" in f.message and "INCREMENT assessment" in f.message
+    assert found(lint_tree, tree(st=state(**TESTER_CHECKPOINT), pl=inc_plan(), rp=report(**INCREMENT_1, rows=rows)),
+                 "SL861") == []
+
+
 def test_report_of_another_cycle_is_not_read(lint_tree):
     rp = report(purpose="full").replace("Cycle: add-user", "Cycle: other-user", 1)
     assert found(lint_tree, tree(pl=DONE_PLAN, rp=rp), "SL851") == []
