@@ -16,6 +16,7 @@ from standards_lint.rule import module_rules, replace, report, rule, trim_fix
 from standards_lint.fixes.records import complete_fix
 from standards_lint.model.record_provenance import current_cycle
 from standards_lint.model.cycle import complete_due, complete_holds
+from standards_lint.model.plan import step_ids
 from standards_lint.fixes.spelling import meant_value
 from standards_lint.model.user_styles import persistable_selector
 
@@ -31,6 +32,10 @@ _F_PATH_REF_RE = re.compile(r"([A-Za-z0-9_.\-/]+\.md)#(F-\d+)\b")
 _F_MENTION_RE = re.compile(r"(?<![A-Za-z0-9#_-])F-\d+\b")
 _LINK_TARGET_RE = re.compile(r"\]\([^)\s]*#(F-\d+)\)")
 _DEV_MENTION_RE = re.compile(r"(?<![A-Za-z0-9#_-])DEV-\d+\b")
+# The records whose bare DEV-NNN mentions must name a step of the plan, as the
+# framework's checker reads them: the review reports and the verification
+# report (its Acceptance Evidence cites the steps still to implement).
+_DEV_MENTION_ARTIFACTS = ("REVIEW", "VERIFICATION")
 
 # Header fields whose values the record templates enumerate, by artifact: a
 # choice list of which exactly one member is such a value gets an (unsafe) fix.
@@ -705,11 +710,13 @@ def entry_reference_not_record(project):
     name="dev-step-mention-undefined",
     section="Workflow Artifact Provenance",
     owner="record",
-    summary="A DEV-NNN mention in a review report must be a step of this cycle's development plan.",
+    summary="A DEV-NNN mention in a review or verification report must be a step of this cycle's development plan.",
     explanation="""\
-**What it does.** In this cycle's review reports, reports a `DEV-NNN` mention
-that is not a `### DEV-NNN` step of this cycle's development plan (the record
-at `Active Work.Development`, or at the plan's fixed path).
+**What it does.** In this cycle's review reports and verification report,
+reports a `DEV-NNN` mention that is not a `### DEV-NNN` step of this cycle's
+development plan (the record at `Active Work.Development`, or at the plan's
+fixed path), read as the plan's own rules read its steps: a `#### DEV-NNN`
+heading is no step.
 
 **Why.** *"Acceptance identifiers (`AC-NNN`) and development steps (`DEV-NNN`)
 of the active cycle are referred to without a path."* (Workflow Artifact
@@ -736,9 +743,9 @@ def dev_step_mention_undefined(project):
     p = provenance_of(plan) if plan is not None else None
     if p is None or p[0] != "DEVELOPMENT" or p[1] != cid:
         return
-    steps = _entries(plan, "DEV")
+    steps = step_ids(plan)
     for r in _current_records(project):
-        if r.artifact != "REVIEW":
+        if r.artifact not in _DEV_MENTION_ARTIFACTS:
             continue
         body, start = _body(r.doc)
         seen = set()

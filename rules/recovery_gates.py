@@ -17,6 +17,7 @@ from standards_lint.model.plan import (
     SUSPENDED_RE,
     active_frames,
     cycle_id,
+    developer_unfinished_for_report,
     fields,
     fields_not_once,
     frame_number,
@@ -289,12 +290,19 @@ def scoped_correction_purpose(project):
     name="scoped-recovery-complete-report",
     section="Implementation and Verification Recovery Gates",
     owner="record",
-    summary="During scoped recovery the report cannot be COMPLETE.",
-    explanation="""**What it does.** Reports a `COMPLETE` verification report while recovery
-is active and the development plan holds Developer's suspended (unfinished) assignment
-for an active frame.
+    summary="A COMPLETE report needs Developer's full completion: not while the plan is unfinished in TESTING or during scoped recovery.",
+    explanation="""**What it does.** Reports a `COMPLETE` verification report while the
+development plan's `Status` is not `COMPLETE` (a `Status` the plan does not
+hold counts as not `COMPLETE`), when the workflow is in `TESTING` or recovery
+is active and the plan holds Developer's suspended (unfinished) assignment for
+an active frame (scoped recovery). At the end of a turn in `TESTING` the report
+is Tester's own record and is left to Tester.
 
 **Why.**
+> Only the full Tester gate permits a `COMPLETE` verification report and normal
+> handoff to Reviewer (PROTOCOL.md, Full Verification Boundary)
+
+after Developer has marked the plan `COMPLETE`; and
 > For a scoped return, Developer keeps its plan `IN_PROGRESS`; Tester keeps its report
 > `IN_PROGRESS` or `BLOCKED`. Only full completion permits `COMPLETE`.
 > (PROTOCOL.md, Implementation and Verification Recovery Gates)
@@ -302,7 +310,7 @@ for an active frame.
 **Fix safety.** No fix.""",
     bad_example="Plan: Suspended Assignment for frame 1 (`DEVELOPMENT`) ... report `Status`: `COMPLETE`",
     good_example="Plan: Suspended Assignment for frame 1 (`DEVELOPMENT`) ... report `Status`: `IN_PROGRESS`",
-    help="Keep the report IN_PROGRESS during scoped recovery.",
+    help="Keep the report IN_PROGRESS until Developer's plan is COMPLETE (and during scoped recovery).",
     no_fix_reason="Reopening the report is the Tester's call.",
 )
 def scoped_recovery_complete_report(project):
@@ -315,10 +323,15 @@ def scoped_recovery_complete_report(project):
     if value_of(rep.header, "Status") != "COMPLETE":
         return
     plan = load_plan(project)
-    if not scoped_developer(st, plan) or plan.status == "COMPLETE":
+    if not developer_unfinished_for_report(st, plan):
         return
     f = one_field(rep.header, "Status")
-    yield report((rep.path, f.value_span), "The report is COMPLETE, but recovery is scoped and Developer's implementation is unfinished; keep it IN_PROGRESS or BLOCKED.")
+    if scoped_developer(st, plan):
+        msg = "The report is COMPLETE, but recovery is scoped and Developer's implementation is unfinished; keep it IN_PROGRESS or BLOCKED."
+    else:
+        msg = (f"The report is COMPLETE, but Developer's plan is not (its Status is `{plan.status or 'missing'}`); "
+               "only full Developer completion permits a COMPLETE report: keep it IN_PROGRESS or BLOCKED.")
+    yield report((rep.path, f.value_span), msg)
 
 
 @rule(

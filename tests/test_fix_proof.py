@@ -89,7 +89,7 @@ REVEALING: dict = {
                       "a handoff kind respelt (`RESUMES`, ` RESUME`): the rules that route by the kind (the "
                       "handoff's route, which records and gates are due) read it for the first time"),
     "SL260": _reveals("SL111 SL601 SL636 SL701 SL710 SL720 SL721 SL800 SL810 SL813 SL814 SL816 SL824 SL853 "
-                      "SL857 SL881 SL930 SL962",
+                      "SL857 SL881 SL884 SL930 SL962",
                       "Active Work.Id respelt to the ID its records name: those records become this cycle's, so "
                       "their contents are checked for the first time"),
     "SL501": _reveals("SL303 SL411 SL513 SL643 SL720 SL833 SL937",

@@ -359,6 +359,13 @@ class Plan:
         return [s for s in self.steps if s.id in seen]
 
 
+def step_ids(doc: Document) -> set[str]:
+    """The IDs of the steps of the development plan *doc*, read as
+    :class:`Plan` reads them (a `### DEV-NNN` heading, never a `####` one):
+    what a bare `DEV-NNN` in another record of the cycle can name."""
+    return {s.id for s in Plan(scan_fields(doc)).steps}
+
+
 def live_cycle(project) -> bool:
     """The active cycle is live (not signed off or cancelled)."""
     st = project.state
@@ -480,6 +487,21 @@ def scoped_developer(st, plan: Optional[Plan]) -> bool:
         if suspended_for(plan.suspended, frame_number(fr, i), frame_value(fr, "Reason")):
             return True
     return False
+
+
+def developer_unfinished_for_report(st, plan: Optional[Plan]) -> bool:
+    """A COMPLETE verification report would certify unfinished
+    implementation: the plan is readable but its Status is not `COMPLETE`
+    (a Status the plan does not hold, as in a Markdown table row, is not
+    `COMPLETE`) while the workflow is in TESTING, or while recovery is
+    scoped (:func:`scoped_developer`).  "Only the full Tester gate permits a
+    `COMPLETE` verification report", after Developer has marked the plan
+    `COMPLETE` (PROTOCOL.md, Full Verification Boundary).  The steps' own
+    Status is not asked: a COMPLETE plan with a step not DONE is the plan's
+    problem, not the report's (``h3-0815``)."""
+    if plan is None or plan.status == "COMPLETE" or st is None:
+        return False
+    return st.workflow_state == "TESTING" or scoped_developer(st, plan)
 
 
 def top_frame_in_correction(st) -> Optional[Container]:

@@ -107,6 +107,25 @@ def test_sl908_silent_for_known_step(lint_tree):
     assert of(lint_tree(files, state=ACTIVE), "SL908") == []
 
 
+def test_sl908_verification_report_mentions_a_step_headed_one_level_too_deep(lint_tree):
+    # A `#### DEV-NNN` heading is no step of the plan (as the plan's own rules
+    # read it, SL826), so the verification report's mention of it names no
+    # step; the report's mentions are checked as a review report's are.
+    plan = record("DEVELOPMENT", "IN_PROGRESS", body="### DEV-001 — Step\n\n#### DEV-002 — Box")
+    ver = record("VERIFICATION", "IN_PROGRESS", body="| AC-004 | DEV-002 | AWAITING_IMPLEMENTATION |\n\nDEV-001 passed.")
+    found = of(lint_tree({PLAN: plan, VER: ver}, state=ACTIVE), "SL908")
+    assert [(f.path, f.line, f.column) for f in found] == [(VER, 12, 12)]
+    assert "DEV-002" in found[0].message
+    fixed = plan.replace("#### DEV-002", "### DEV-002")
+    assert of(lint_tree({PLAN: fixed, VER: ver}, state=ACTIVE), "SL908") == []
+
+
+def test_sl908_review_mention_of_a_step_headed_one_level_too_deep(lint_tree):
+    plan = record("DEVELOPMENT", "IN_PROGRESS", body="#### DEV-001 — Step")
+    files = {PLAN: plan, IMPL: record("REVIEW", "IN_PROGRESS", "IMPLEMENTATION", body="DEV-001 is done.")}
+    assert [f.path for f in of(lint_tree(files, state=ACTIVE), "SL908")] == [IMPL]
+
+
 def test_sl904_link_text_with_matching_target_is_named(lint_tree):
     files = {IMPL: record("REVIEW", "IN_PROGRESS", "IMPLEMENTATION", body="### F-001 — Bug"),
              DOC: record("DOCUMENTATION", "IN_PROGRESS", body=f"Fixes [F-001](../reviews/{CID}/implementation.md#F-001).")}

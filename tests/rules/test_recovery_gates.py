@@ -6,6 +6,7 @@ from .test_development_plan import (
     INCREMENTS,
     PLAN_PATH,
     REPORT_PATH,
+    STEP_DONE,
     found,
     line_of,
     plan,
@@ -132,6 +133,41 @@ def test_scoped_recovery_complete_report(lint_tree):
     assert (f.path, f.line) == (REPORT_PATH, line_of(rp, "`COMPLETE`"))
     ok = report(status="IN_PROGRESS", purpose="CORRECTION", target="Repair endpoint assertion")
     assert found(lint_tree, tree(st=state(**TESTER_FIX), pl=plan(notes=DEV_SAVED), rp=ok), "SL884") == []
+
+
+# Developer handed the work to Tester with no recovery: Tester's assignment is
+# full verification, which follows Developer's full completion.
+FULL_VERIFY = dict(ws="TESTING", kind="FORWARD", frm="DEVELOPING", reason="Implementation complete.")
+TABLE_HEAD = ("| Field | Value |\n| --- | --- |\n| `Status` | `COMPLETE` |\n"
+              "| `Verification Cadence` | `AFTER_IMPLEMENTATION` |\n| `Current Increment` | `NONE` |")
+
+
+def test_a_complete_report_in_testing_needs_a_complete_plan(lint_tree):
+    # "Only the full Tester gate permits a `COMPLETE` verification report"
+    # (Full Verification Boundary): with no recovery too, a plan whose Status
+    # is not COMPLETE (here written as a Markdown table row, which holds no
+    # field) leaves the report's COMPLETE certifying unfinished work.
+    done = plan(status="COMPLETE", steps=(STEP_DONE,))
+    header = "`Status`: `COMPLETE` `Verification Cadence`:\n`AFTER_IMPLEMENTATION` `Current Increment`: `NONE`"
+    assert header in done
+    table = done.replace(header, TABLE_HEAD)
+    rp = report(status="COMPLETE")
+    [f] = found(lint_tree, tree(st=state(**FULL_VERIFY), pl=table, rp=rp), "SL884")
+    assert (f.path, f.line) == (REPORT_PATH, line_of(rp, "`COMPLETE`")) and "`missing`" in f.message
+    [f] = found(lint_tree, tree(st=state(**FULL_VERIFY), pl=plan(status="IN_PROGRESS", steps=(STEP_DONE,)), rp=rp), "SL884")
+    assert "`IN_PROGRESS`" in f.message
+    assert found(lint_tree, tree(st=state(**FULL_VERIFY), pl=done, rp=rp), "SL884") == []
+    # At the end of a turn in TESTING the report is Tester's own record.
+    files = tree(st=state(**FULL_VERIFY), pl=table, rp=rp)
+    assert [g for g in lint_tree(files, state=None, turn_end=True) if g.code == "SL884"] == []
+
+
+def test_a_complete_report_after_testing_is_not_held_to_the_plan_here(lint_tree):
+    # Past TESTING an unfinished plan is SL816's (the checker reports the
+    # report nowhere but in TESTING and during scoped recovery).
+    st = state(ws="REVIEWING_IMPLEMENTATION", kind="FORWARD", frm="TESTING", reason="Verified.")
+    pl = plan(status="IN_PROGRESS", steps=(STEP_DONE,))
+    assert found(lint_tree, tree(st=st, pl=pl, rp=report(status="COMPLETE")), "SL884") == []
 
 
 def test_suspended_assignment_numbers(lint_tree):
