@@ -50,6 +50,9 @@ HOOK_HANDOFFS = ("FORWARD", "CHECKPOINT", "RESUME", "FAILURE")
 # sign-off, which needs the whole cycle complete).
 REVIEWER_STATES = ("REVIEWING_IMPLEMENTATION", "REVIEWING_FINAL")
 FULL_CHECK_STATES = ("REVIEWING_IMPLEMENTATION", "REVIEWING_FINAL", "AWAITING_USER_SIGNOFF")
+# Assessment Purposes of a partial Tester assignment (a checkpoint's increment
+# assessment, a scoped correction): the turn-end check's partial gate.
+PARTIAL_PURPOSES = ("INCREMENT", "CORRECTION")
 # The owners whose work comes before a Reviewer state on the STANDARD route.
 EARLIER_OWNERS = ("SCOPING", "ARCHITECTING", "AUDITING", "DEVELOPING", "TESTING")
 
@@ -207,12 +210,17 @@ class Holding(Frozen):
         account for every current acceptance condition (a partial record:
         pending and awaiting-implementation entries allowed).  A plain check
         holds the current state's increment assessment; the turn-end check
-        holds the record the turn handed off from *s*, whatever its purpose,
-        because "a checkpoint or scoped corrective return does not assert
-        full phase completion" but leaves every ID accounted for."""
+        holds the record the turn handed off from *s* when the assignment it
+        persists is a partial one (*purpose* `INCREMENT` or `CORRECTION`):
+        "Apply the gate for the persisted assignment: a checkpoint or scoped
+        corrective return does not assert full phase completion" but leaves
+        every ID accounted for.  A `FULL` assignment's gate is full
+        completion (:meth:`completion`), and a record that persists no
+        readable assignment (no single `Assessment Purpose`, or an unknown
+        one) has no partial gate to apply, as the checker reads it."""
         if not self.turn_end:
             return s == self.state and purpose == "INCREMENT"
-        return self._hook_from(s)
+        return self._hook_from(s) and purpose in PARTIAL_PURPOSES
 
     def completion(self, s: str, *, own: bool = True) -> bool:
         """Whether the COMPLETE records of state *s* are held to full

@@ -423,9 +423,12 @@ def complete_record_acceptance_coverage(project):
 report whose `Assessment Purpose` is `INCREMENT` and that is not yet
 `COMPLETE`. The turn-end check (`--turn-end`) leaves Tester's own report to
 Tester and instead holds the report a turn handed back from `TESTING` (after
-a `CHECKPOINT`, `RESUME`, `FAILURE` or valid `FORWARD`), whatever its
-purpose: "a checkpoint or scoped corrective return does not assert full
-phase completion", but the partial record still accounts for every ID.
+a `CHECKPOINT`, `RESUME`, `FAILURE` or valid `FORWARD`) when the assignment
+it persists is a partial one (`Assessment Purpose` `INCREMENT` or
+`CORRECTION`): "Apply the gate for the persisted assignment: a checkpoint or
+scoped corrective return does not assert full phase completion", but the
+partial record still accounts for every ID. A `FULL` assignment's gate is
+full completion, and a report with no readable purpose has no partial gate.
 
 **Why.** PROTOCOL.md, Acceptance Traceability, rule 7: "Tester accounts for
 every current ID [...] During partial development, `AWAITING_IMPLEMENTATION`

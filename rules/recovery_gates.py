@@ -151,8 +151,8 @@ that role owns another frame of the stack (an earlier one it was correcting,
 or a later one it is correcting now: nested scoped recovery), reports the
 role's artifact (plan or report) if it holds no `### Suspended Assignment`
 whose `Recovery Frame` and `Recovery Reason` match the interrupting frame.
-Only entries under the plan's `## Plan Notes` and the report's `## Resume or
-Handoff` count (a setext or otherwise unread heading leaves them under the
+Only entries under the plan's `## Plan Notes` and the report's first `## Resume
+or Handoff` count (a setext or otherwise unread heading leaves them under the
 section above). When the artifact is kept at another path (SL635), the
 finding points at the path where it belongs.
 
@@ -341,14 +341,16 @@ def scoped_recovery_complete_report(project):
     owner="record",
     summary="Suspended assignment entries use unique numbers within their artifact.",
     explanation="""**What it does.** Reports a `### Suspended Assignment N` whose number was
-already used by an earlier entry of the same plan or report.
+already used by an earlier entry of the same plan or report: among the
+entries under the plan's `## Plan Notes` and under the report's first
+`## Resume or Handoff` (a second copy of that section, as a merge that kept
+both sides leaves it, is not read, as the framework reads it).
 
 **Why.**
 > Append entries with unique numbers within the artifact; the latest entry for a frame is
 > its saved assignment. (PROTOCOL.md, Implementation and Verification Recovery Gates)
 
 **Fix safety.** No fix: renumbering could change which entry is the latest.""",
-    beyond_checker=True,
     bad_example="### Suspended Assignment 1\n...\n### Suspended Assignment 1",
     good_example="### Suspended Assignment 1\n...\n### Suspended Assignment 2",
     help="Number suspended assignment entries uniquely within the artifact.",

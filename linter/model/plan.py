@@ -527,11 +527,17 @@ class Assignment:
 
 
 def report_suspended(report_doc: Optional[Document]) -> list[Container]:
-    """The Suspended Assignment subsections of a verification report."""
+    """The Suspended Assignment subsections of a verification report: those
+    of its first `## Resume or Handoff` section, as the framework's checker
+    reads them (a second copy of the section, as a merge that kept both
+    sides leaves it, is not read: its entries neither repeat the first
+    copy's numbers nor are checked; ``lexicon``)."""
     if report_doc is None:
         return []
-    return [c for s in report_doc.sections if s.title == "Resume or Handoff"
-            for c in s.subsections if SUSPENDED_RE.match(c.title)]
+    first = next((s for s in report_doc.sections if s.title == "Resume or Handoff"), None)
+    if first is None:
+        return []
+    return [c for c in first.subsections if SUSPENDED_RE.match(c.title)]
 
 
 def tester_assignment(project, plan: Optional[Plan], report_doc: Optional[Document], st=None) -> Optional[Assignment]:

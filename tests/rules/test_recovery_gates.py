@@ -179,6 +179,25 @@ def test_suspended_assignment_numbers(lint_tree):
     assert found(lint_tree, tree(pl=ok), "SL886") == []
 
 
+def test_suspended_assignment_numbers_in_the_first_resume_or_handoff_only(lint_tree):
+    # The report's suspended assignments are read from its first `## Resume
+    # or Handoff`, as the framework reads them: a number repeated there is
+    # reported (lex-0583); a second copy of the section (a merge that kept
+    # both sides) is not read, so its entries repeat no number (lex-0262,
+    # lex-0291) and are not checked.
+    one = suspended(1, "1", "A defect.", "CORRECTION", "Repair")
+    two = suspended(2, "1", "A defect.", "INCREMENT", "Increment 1")
+    head = report(purpose="CORRECTION", target="Repair", body="", evidence="x")
+    rp = head + "\n" + one + "\n" + two + "\n" + two  # report() ends in `## Resume or Handoff`
+    [f] = found(lint_tree, tree(pl=plan(), rp=rp), "SL886")
+    assert (f.path, f.line) == (REPORT_PATH, line_of(rp, "### Suspended Assignment 2", 2))
+    bad_copy = suspended(2, "1", "A defect.", "INCREMENT", "NONE")
+    rp = head + "\n" + one + "\n" + two + "\n## Resume or Handoff\n\n" + one + "\n" + bad_copy
+    files = tree(pl=plan(), rp=rp)
+    assert found(lint_tree, files, "SL886") == []
+    assert found(lint_tree, files, "SL885") == []
+
+
 def test_a_frame_is_called_by_its_heading_number_even_when_misnumbered(lint_tree):
     # The stack's only frame is headed `### Frame 2` (SL503 reports that). The
     # plan's suspended Developer assignment names frame 1, so it is not this

@@ -113,6 +113,22 @@ def test_turn_end_holds_the_partial_record_handed_back_from_testing(lint_tree, p
     assert "AC-002" in turn_end[0].message
 
 
+def test_turn_end_partial_gate_follows_the_persisted_assignment(lint_tree):
+    # "Apply the gate for the persisted assignment": only a partial one
+    # (INCREMENT, CORRECTION) is held to the partial record's coverage.  A
+    # report handed back from TESTING that persists no assignment (here cut
+    # short after its provenance block: no Status, no Assessment Purpose) or
+    # a FULL one has no partial gate at the end of the turn (h3-1000).
+    st = state("DEVELOPING", kind="CHECKPOINT", frm="TESTING")
+    bare = prov("VERIFICATION")
+    full = verification("| AC-001 | t | passed |\n", status="IN_PROGRESS", purpose="FULL", target="NONE")
+    for verify in (bare, full):
+        assert sl7(lint_tree(tree(verify=verify), state=st, turn_end=True), "SL722") == []
+    # During recovery, a RESUME into a Reviewer state from TESTING alike.
+    st = state("REVIEWING_IMPLEMENTATION", kind="RESUME", frm="TESTING", recovery=True)
+    assert sl7(lint_tree(tree(verify=bare), state=st, turn_end=True), "SL722") == []
+
+
 def test_partial_record_that_accounts_for_every_id_passes_at_turn_end(lint_tree):
     verify = verification("| AC-001 | t | passed |\n| AC-002 | DEV-002 | AWAITING_IMPLEMENTATION |\n",
                           status="IN_PROGRESS", purpose="INCREMENT", target="Increment 1")
@@ -162,6 +178,8 @@ def test_holding_partial_and_relaxed():
     assert not holding("TESTING", "CHECKPOINT", "DEVELOPING").partial("TESTING", "CORRECTION")
     assert not holding("TESTING", "CHECKPOINT", "DEVELOPING", turn_end=True).partial("TESTING", "INCREMENT")
     assert holding("DEVELOPING", "RESUME", "TESTING", turn_end=True).partial("TESTING", "CORRECTION")
+    assert not holding("DEVELOPING", "RESUME", "TESTING", turn_end=True).partial("TESTING", "FULL")
+    assert not holding("DEVELOPING", "RESUME", "TESTING", turn_end=True).partial("TESTING", None)
     assert holding("TESTING", "FORWARD", "DEVELOPING", turn_end=True).relaxed("TESTING")
     assert not holding("TESTING", "FORWARD", "DEVELOPING").relaxed("TESTING")
 
