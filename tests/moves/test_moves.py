@@ -15,8 +15,6 @@ from __future__ import annotations
 import gzip
 import json
 import shutil
-import subprocess
-import os
 from functools import lru_cache
 from pathlib import Path
 from typing import Callable, Optional
@@ -25,6 +23,7 @@ import pytest
 
 from standards_lint.engine import lint
 from tests.moves import edit as E
+from tests.rules.conftest import commit_tree, write_tree
 
 SUITE = Path(__file__).resolve().parents[2] / "fixtures" / "parity" / "suite.jsonl.gz"
 NEW_ID = "add-export-20261204T101010Z-1a2b3c4d"
@@ -69,20 +68,6 @@ def base(state: str, mode: str = "STANDARD", policy: Optional[str] = None, *, ki
     raise LookupError((state, mode, policy, kind, cadence, plan, frames))
 
 
-def _write(root: Path, files: dict) -> None:
-    for rel, text in files.items():
-        p = root.joinpath(*rel.split("/"))
-        p.parent.mkdir(parents=True, exist_ok=True)
-        with open(p, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
-
-
-def _git(root: Path, *args: str) -> None:
-    env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.invalid",
-               GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@example.invalid")
-    subprocess.run(["git", *args], cwd=root, env=env, check=True, capture_output=True)
-
-
 def errors(tmp_path: Path, files: dict, *, head: Optional[dict] = None, turn_end: bool = False) -> set[str]:
     """The codes of the error findings on ``files``; with ``head``, inside a
     git repository whose last commit holds ``head`` (the move made against
@@ -92,17 +77,11 @@ def errors(tmp_path: Path, files: dict, *, head: Optional[dict] = None, turn_end
         shutil.rmtree(root)
     root.mkdir()
     if head is not None:
-        try:
-            _git(root, "init", "-q")
-        except (OSError, subprocess.CalledProcessError):
-            pytest.skip("git is unavailable")
-        _write(root, head)
-        _git(root, "add", "-A")
-        _git(root, "commit", "-q", "-m", "before the move")
+        commit_tree(root, head)
         for entry in root.iterdir():
             if entry.name != ".git":
                 shutil.rmtree(entry) if entry.is_dir() else entry.unlink()
-    _write(root, files)
+    write_tree(root, files)
     result = lint(str(root), use_git=head is not None, turn_end=turn_end)
     return {f.code for f in result.findings if str(f.severity).lower() == "error"}
 
