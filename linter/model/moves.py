@@ -597,4 +597,51 @@ def _why(before: Snapshot, after: Snapshot) -> str:
     if after.kind == "RESUME":
         live = before.frames[-1] if before.frames else None
         return (f" (the active frame resumes at `{live.resume_at}`)" if live else " (no recovery frame is active)")
+    if after.kind in ("SIGNOFF", "CANCEL"):
+        return _why_ending(before, after)
+    if after.kind in ("NEW_CYCLE", "INITIAL"):
+        return _why_start(before, after)
+    return ""
+
+
+def _why_ending(before: Snapshot, after: Snapshot) -> str:
+    """Sign off and Cancel an active cycle (user-decisions.md): what the
+    later version does not do of what the move must."""
+    target = "SIGNED_OFF" if after.kind == "SIGNOFF" else "CANCELLED"
+    if before.terminal or before.installed:
+        return " (no cycle is active to end)"
+    if after.kind == "SIGNOFF" and before.state != "AWAITING_USER_SIGNOFF":
+        return " (a cycle is signed off only from `AWAITING_USER_SIGNOFF`)"
+    if after.kind == "SIGNOFF" and before.obligations:
+        return " (sign-off needs the outstanding obligations settled first)"
+    if after.state != target:
+        return f" (`{after.kind}` leads to `{target}`)"
+    if after.mode != "UNSET":
+        return f" (it sets `CycleMode` to `UNSET`; the later version keeps `{after.mode}`)"
+    if after.frames:
+        return " (it clears the recovery stack; the later version keeps its frames)"
+    if after.kind == "CANCEL" and after.obligations:
+        return " (it clears the outstanding obligations; the later version keeps them)"
+    if after.cid != before.cid:
+        return f" (it keeps `Active Work.Id`; the later version changes it to `{after.cid}`)"
+    return ""
+
+
+def _why_start(before: Snapshot, after: Snapshot) -> str:
+    """Start a cycle (user-decisions.md): from the installed state with
+    ``INITIAL``, from a terminal state with ``NEW_CYCLE``, under a new ID,
+    in the mode's entry state."""
+    if after.kind == "INITIAL" and not before.installed:
+        return (" (only the first cycle records `INITIAL`; a cycle started from a terminal state records `NEW_CYCLE`)"
+                if before.terminal else " (a cycle starts only from the installed or a terminal state)")
+    if after.kind == "NEW_CYCLE" and not before.terminal:
+        return (" (the first cycle records `INITIAL`)" if before.installed
+                else f" (a new cycle starts only after sign-off or cancellation; `{before.state}` is active)")
+    if after.cid == before.cid:
+        return " (a finished cycle is never reopened: a new cycle needs a new ID)"
+    entry = entry_states(after.mode, after.project_mode)
+    if after.state not in entry:
+        return f" (a `{after.mode}` cycle starts in {' or '.join(f'`{e}`' for e in entry)})"
+    if after.frames:
+        return " (a new cycle starts with recovery inactive)"
     return ""

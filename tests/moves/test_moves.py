@@ -323,3 +323,52 @@ def test_a_resumed_tester_restores_the_saved_assignment(tmp_path):
     assert errors(tmp_path, E.resume(routed)) == set()
     unsaved = E.resume(E.route_failure(start, "IMPLEMENTATION", "DEVELOPING", save=False))
     assert "SL816" in errors(tmp_path, unsaved)
+
+
+def _history_errors(tmp_path: Path, before: dict, after: dict) -> list[dict]:
+    """The history rules' errors on the move HEAD -> working tree (what the
+    Stop hook adds to the lint when STATE.md changed)."""
+    from standards_lint.history.run import history_rules, run_history
+
+    root = tmp_path / "repo"
+    if root.exists():
+        shutil.rmtree(root)
+    root.mkdir()
+    commit_tree(root, before)
+    for entry in root.iterdir():
+        if entry.name != ".git":
+            shutil.rmtree(entry) if entry.is_dir() else entry.unlink()
+    write_tree(root, after)
+    result = run_history(str(root), since="HEAD", worktree=True, rules=history_rules())
+    return [f for f in result.findings if f["severity"] == "error"]
+
+
+@pytest.mark.parametrize("start, move", [pytest.param(b, m, id=i) for i, b, m, w in MOVES if not w])
+def test_a_legal_move_passes_the_hooks_move_check(tmp_path, start, move):
+    """The Stop hook also checks the move itself (HEAD -> working tree,
+    docs/history.md); a legal move must pass it, or the hook would send an
+    agent back for doing the right thing."""
+    before = start()
+    assert _history_errors(tmp_path, before, move(before)) == []
+
+
+@pytest.mark.parametrize("start, move, reason", [
+    pytest.param(in_testing_full, lambda t: E.cancel(t, cycle_mode="STANDARD"),
+                 "(it sets `CycleMode` to `UNSET`; the later version keeps `STANDARD`)", id="cancel-mode-kept"),
+    pytest.param(awaiting_signoff, lambda t: E.sign_off(t, cycle_mode="STANDARD"),
+                 "(it sets `CycleMode` to `UNSET`; the later version keeps `STANDARD`)", id="sign-off-mode-kept"),
+    pytest.param(cancelled, lambda t: E.new_cycle(t, NEW_ID, kind="INITIAL"),
+                 "(only the first cycle records `INITIAL`; a cycle started from a terminal state records `NEW_CYCLE`)",
+                 id="initial-after-cancel"),
+    pytest.param(cancelled, lambda t: E.new_cycle(t, NEW_ID, mode="DOCUMENTATION", policy="NONE", state="SCOPING"),
+                 "(a `DOCUMENTATION` cycle starts in `AUDITING`)", id="documentation-entry"),
+    pytest.param(signed_off, lambda t: E.new_cycle(t, E.field(t[E.STATE], "Id")),
+                 "(a finished cycle is never reopened: a new cycle needs a new ID)", id="reopened"),
+])
+def test_an_illegal_ending_or_start_says_why(tmp_path, start, move, reason):
+    """SL1001 names what the move fails to do, not only that it is illegal
+    (user-decisions.md: Sign off, Cancel an active cycle, Start a cycle)."""
+    before = start()
+    found = _history_errors(tmp_path, before, move(before))
+    assert [f["code"] for f in found] == ["SL1001"]
+    assert found[0]["message"].endswith(f"is not a move the protocol allows {reason}.")
