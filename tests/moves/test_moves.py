@@ -372,3 +372,42 @@ def test_an_illegal_ending_or_start_says_why(tmp_path, start, move, reason):
     found = _history_errors(tmp_path, before, move(before))
     assert [f["code"] for f in found] == ["SL1001"]
     assert found[0]["message"].endswith(f"is not a move the protocol allows {reason}.")
+
+
+def _drop_first_step(tree: dict) -> dict:
+    out = _routed(tree)
+    dev = E.field(out[E.STATE], "Development")
+    plan = out[dev]
+    out[dev] = plan[:plan.index("### DEV-001")] + plan[plan.index("### DEV-002"):]
+    return out
+
+
+def _scope_edit(old: str, new: str):
+    def move(tree: dict) -> dict:
+        out = E.route_failure(tree, "SCOPING", "SCOPING")
+        scope = E.field(out[E.STATE], "Scope")
+        assert old in out[scope]
+        out[scope] = out[scope].replace(old, new)
+        return out
+    return move
+
+
+@pytest.mark.parametrize("start, move, plain, against_head", [
+    # "completed steps are never removed or renumbered" (Testable Increments)
+    pytest.param(in_testing_increment, _drop_first_step, {"SL812", "SL826"}, {"SL812", "SL815", "SL826"},
+                 id="developer-drops-a-done-step"),
+    # Acceptance Traceability: a condition is retired, never deleted, and a
+    # retired ID is never used again.
+    pytest.param(in_testing_full, _scope_edit("- `AC-002`: The guide explains search.\n", ""),
+                 {"SL710"}, {"SL710", "SL740"}, id="scoper-deletes-a-condition"),
+    pytest.param(in_testing_full, _scope_edit("- `AC-002`: The guide explains search.\n",
+                                              "- `AC-002`: The guide explains search.\n- `AC-003`: Reused.\n"),
+                 {"SL703"}, {"SL703", "SL741"}, id="scoper-reuses-a-retired-id"),
+])
+def test_a_correction_that_rewrites_history(tmp_path, start, move, plain, against_head):
+    """What only the last commit shows (the checker's HEAD comparisons): a
+    DONE step gone, a condition deleted, a retired ID reused."""
+    before = start()
+    after = move(before)
+    assert errors(tmp_path, after) == plain
+    assert errors(tmp_path, after, head=before) == against_head
