@@ -592,7 +592,8 @@ def _why(before: Snapshot, after: Snapshot) -> str:
             f" (`{before.state}` has no forward successor)"
     if after.kind in ("FAILURE", "USER_REWORK"):
         t = failure_targets(before, after.failure_type)
-        return f" (a `{after.failure_type}` failure routes to {', '.join(f'`{x}`' for x in t) or 'no state'} in " \
+        article = "an" if after.failure_type[:1] in "AEIOU" else "a"
+        return f" ({article} `{after.failure_type}` failure routes to {', '.join(f'`{x}`' for x in t) or 'no state'} in " \
                f"`{before.mode}`, with a frame pushed)"
     if after.kind == "RESUME":
         live = before.frames[-1] if before.frames else None
@@ -641,7 +642,8 @@ def _why_start(before: Snapshot, after: Snapshot) -> str:
         return " (a finished cycle is never reopened: a new cycle needs a new ID)"
     entry = entry_states(after.mode, after.project_mode)
     if after.state not in entry:
-        return f" (a `{after.mode}` cycle starts in {' or '.join(f'`{e}`' for e in entry)})"
+        article = "an" if after.mode[:1] in "AEIOU" else "a"
+        return f" ({article} `{after.mode}` cycle starts in {' or '.join(f'`{e}`' for e in entry)})"
     if after.frames:
         return " (a new cycle starts with recovery inactive)"
     return ""

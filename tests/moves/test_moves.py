@@ -364,6 +364,11 @@ def test_a_legal_move_passes_the_hooks_move_check(tmp_path, start, move):
                  "(a `DOCUMENTATION` cycle starts in `AUDITING`)", id="documentation-entry"),
     pytest.param(signed_off, lambda t: E.new_cycle(t, E.field(t[E.STATE], "Id")),
                  "(a finished cycle is never reopened: a new cycle needs a new ID)", id="reopened"),
+    pytest.param(cancelled, lambda t: E.new_cycle(t, NEW_ID, mode="EXPEDITED", policy="NONE", state="SCOPING"),
+                 "(an `EXPEDITED` cycle starts in `DEVELOPING` or `AUDITING`)", id="expedited-entry"),
+    pytest.param(in_testing_full, lambda t: E.route_failure(t, "IMPLEMENTATION", "DEVELOPING", push=False),
+                 "(an `IMPLEMENTATION` failure routes to `DEVELOPING` in `STANDARD`, with a frame pushed)",
+                 id="failure-without-frame"),
 ])
 def test_an_illegal_ending_or_start_says_why(tmp_path, start, move, reason):
     """SL1001 names what the move fails to do, not only that it is illegal
