@@ -9,7 +9,6 @@ from standards_lint.protocol import TERMINAL_STATES, record_path
 from standards_lint.records import closure_sections
 from standards_lint.rule import module_rules, report, rule
 
-SECTION = "Implementation-Reviewed Closure"
 # Every rule here reads the closure sections through `closure_sections` (what
 # lies in an HTML comment is no part of them for the framework's checker).
 CLOSURE_FIELDS = (

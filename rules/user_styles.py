@@ -73,6 +73,8 @@ def user_style_unresolved(project):
     if not cycle or cycle in ("UNSET", "NONE") or owned is None:
         return
     listing: dict[str, list[str]] = {}
+    # Without any styles folder the checkout carries no user styles at all.
+    styles_checked_out = project.kind(STYLES_DIR) == "dir"
     for record in project.records_of(cycle, owned[0]):
         if record.review_kind != owned[1] or record.path != record.fixed_path:
             continue
@@ -95,7 +97,7 @@ def user_style_unresolved(project):
         if role not in listing:
             listing[role] = role_styles(project, role)
         found = matches(selector, listing[role])
-        if not found and project.kind(STYLES_DIR) == "dir":
+        if not found and styles_checked_out:
             yield report(where, f"`User Style` `{selector}` selects no file in {folder}/; restore the style, choose an available one, or clear it to `NONE`.")
         elif len(found) > 1:
             names = ", ".join(f"`{n}`" for n in sorted(found))

@@ -14,13 +14,6 @@ from typing import Optional
 
 STATE = ".standards/STATE.md"
 
-OWNER_STATE = {
-    "SCOPING": "SCOPING", "ARCHITECTURE": "ARCHITECTING", "PROJECT_CONTEXT": "AUDITING",
-    "IMPLEMENTATION": "DEVELOPING", "VERIFICATION": "TESTING", "DOCUMENTATION": "DOCUMENTING",
-    "SYNCHRONIZATION": "SYNCHRONIZING",
-}
-FAILURE_OF_STATE = {v: k for k, v in OWNER_STATE.items()}
-
 ROUTES = {
     ("GREENFIELD", "STANDARD", "FULL_DELIVERABLE"): ["SCOPING", "ARCHITECTING", "AUDITING", "DEVELOPING", "TESTING",
                                                      "REVIEWING_IMPLEMENTATION", "DOCUMENTING", "REVIEWING_FINAL",
@@ -98,10 +91,6 @@ def render_recovery(active: bool, stack: list[dict]) -> str:
                    f"`{f['FailureType']}`\n`Reason`: `{f['Reason']}` `ResumeAt`: `{f['ResumeAt']}` "
                    f"`RerunThrough`: `{f['RerunThrough']}`\n\n")
     return "".join(out)
-
-
-def state_of(tree: dict) -> str:
-    return field(tree[STATE], "WorkflowState")
 
 
 def project_mode(tree: dict) -> str:
