@@ -14,14 +14,18 @@ paths).  PROTOCOL.md, Runtime Tools and Hooks:
   state's (and a ``RESUME``/``FORWARD`` source's), except when a ``FORWARD`` or
   ``RESUME`` enters a Reviewer state of a route with Developer and Tester
   gates, or a recovery ``RESUME`` returns to sign-off, where the full
-  completion checks are kept; a ``FORWARD`` into sign-off during recovery
-  is no return and holds nothing but the current state's records.
+  completion checks are kept; a ``FORWARD`` into sign-off during recovery,
+  or a ``RESUME`` that leaves its frame there, is no return and holds
+  nothing but the records before Reviewer entry (whose full Developer and
+  Tester gates hold past it on a route that has them).  After a ``FORWARD``
+  during recovery the source's own ``COMPLETE`` record is the rerun's to
+  finish (a design, which has no Status, stays held).
 * The Stop hook's turn-end check (``standards-lint --turn-end``): "the hook
   does not hold the current state's own `COMPLETE` records to full acceptance
   coverage; the role that owns the state reconciles them when it starts".
   During recovery it "instead holds those of the state named in
   `Handoff.From` after a `FORWARD`, `CHECKPOINT`, `RESUME`, or `FAILURE`
-  handoff", applying "the gate for the persisted assignment" (a checkpoint's
+  handoff" (a ``FAILURE`` that pushed no frame started no recovery), applying "the gate for the persisted assignment" (a checkpoint's
   or scoped correction's partial record must still account for every
   condition), and "none while in `SCOPING`".
 
@@ -113,6 +117,8 @@ class Holding(Frozen):
         an earlier state of the route); none in SCOPING during recovery."""
         if s != self.frm or s == self.state or self.kind not in HOOK_HANDOFFS:
             return False
+        if self.kind == "FAILURE" and self.recovery != "true":
+            return False  # "During recovery": a FAILURE that pushed no frame started none
         if self.kind == "FORWARD" and not self.before(s):
             return False
         return not (self.recovery == "true" and self.state == "SCOPING")
@@ -236,14 +242,26 @@ class Holding(Frozen):
             return False
         if self._full_checks():
             return self.before(s)
-        if self.state == "AWAITING_USER_SIGNOFF" and self.kind == "FORWARD":
-            return hook  # no recovery return: a FORWARD into sign-off asserts no gate (SL350)
-        # A Reviewer's FORWARD: its entry needed the full Developer and Tester
-        # gates (Full Verification Boundary), so the records before it stay held.
-        if (self.kind == "FORWARD" and self.frm in REVIEWER_STATES and "TESTING" in self.route
-                and self.before(self.frm) and self._before(s, self.frm)):
-            return True
+        # Past a Reviewer entry (a FORWARD or RESUME into or beyond
+        # REVIEWING_IMPLEMENTATION on a route with Developer and Tester gates):
+        # that entry needed the full Developer and Tester gates (Full
+        # Verification Boundary), so the records before it stay held, and a
+        # Reviewer's FORWARD holds every record before the Reviewer state.
+        if self.kind in ("FORWARD", "RESUME") and "TESTING" in self.route and self._past_reviewer_entry():
+            if self._before(s, "REVIEWING_IMPLEMENTATION"):
+                return True
+            if self.kind == "FORWARD" and self.frm in REVIEWER_STATES and self.before(self.frm) and self._before(s, self.frm):
+                return True
+        if self.state == "AWAITING_USER_SIGNOFF" and self.kind in ("FORWARD", "RESUME"):
+            return hook  # no recovery return: a FORWARD, or a RESUME that leaves its frame, into sign-off asserts no gate (SL350)
+        if self.kind == "FORWARD" and own:
+            return hook
         return self.from_held(s) or hook
+
+    def _past_reviewer_entry(self) -> bool:
+        """The current state is REVIEWING_IMPLEMENTATION or a later state of
+        the cycle's route."""
+        return self.state == "REVIEWING_IMPLEMENTATION" or self.before("REVIEWING_IMPLEMENTATION")
 
     def _full_checks(self) -> bool:
         """During recovery, whether the full completion checks are kept:
@@ -254,7 +272,7 @@ class Holding(Frozen):
         a DOCUMENTATION route has none), and when a recovery RESUME returns
         to sign-off, which needs the whole cycle complete."""
         if self.state == "AWAITING_USER_SIGNOFF":
-            return self.kind == "RESUME"
+            return self.kind == "RESUME" and self.frames == 0
         return (self.state in FULL_CHECK_STATES and self.kind in ("FORWARD", "RESUME")
                 and "TESTING" in self.route)
 

@@ -228,3 +228,60 @@ def test_active_work_path_during_recovery_follows_handoff_from(lint_tree):
                                                                      scope="NONE"))]
     st = state("DEVELOPING", kind="FAILURE", frm="TESTING", scope="NONE", recovery=True)
     assert "SL643" not in [f.code for f in lint_tree(files, state=st)]
+
+
+# -- recovery moves that leave or enter the rerun (unseen-4's move classes) ---------------------
+REVIEW_IMPL = f".standards/docs/reviews/{CYCLE}/implementation.md"
+REVIEW_IMPL_MISSES = prov("REVIEW", "IMPLEMENTATION") + f"""# Review Report
+
+`Cycle`: `{CYCLE}` `ReviewKind`: `IMPLEMENTATION`
+`Status`: `COMPLETE` `User Style`: `NONE`
+
+## Acceptance Evidence
+
+AC-001: checked.
+"""
+
+
+def test_a_resume_into_signoff_that_leaves_its_frame_holds_no_later_record(lint_tree):
+    # The frame left on the stack (SL350 reports it): the RESUME is no return
+    # to sign-off, so no full completion checks of the records after Reviewer
+    # entry; the final review stays the rerun's to finish (unseen4-0629, 0756).
+    st = state("AWAITING_USER_SIGNOFF", kind="RESUME", frm="SYNCHRONIZING", recovery=True)
+    plain, turn_end = both(lint_tree, tree(final=REVIEW_FINAL_MISSES), st, "SL721")
+    assert plain == [] and turn_end == []
+    assert "SL350" in [f.code for f in lint_tree(tree(final=REVIEW_FINAL_MISSES), state=st)]
+
+
+def test_past_reviewer_entry_the_developer_and_tester_records_stay_held(lint_tree):
+    # Reviewer entry needed the full Developer and Tester gates (Full
+    # Verification Boundary), whether the cycle then moved on by FORWARD or a
+    # frame-leaving RESUME (te-0206, te-0655, unseen4-0660).
+    for st in (state("AWAITING_USER_SIGNOFF", kind="RESUME", frm="REVIEWING_FINAL", recovery=True),
+               state("AWAITING_USER_SIGNOFF", kind="FORWARD", frm="REVIEWING_IMPLEMENTATION", recovery=True,
+                     policy="IMPLEMENTATION_REVIEWED")):
+        plain, turn_end = both(lint_tree, tree(verify=VERIFY_MISSES), st, "SL721")
+        assert where(plain) == where(turn_end) == [("SL721", VERIFY, 8)]
+
+
+def test_a_forward_during_the_rerun_leaves_its_source_record_to_the_rerun(lint_tree):
+    # FORWARD REVIEWING_IMPLEMENTATION -> DOCUMENTING inside a SCOPING rerun:
+    # the review report is the rerun's to finish plainly (unseen4-0787); the
+    # turn-end check holds Handoff.From's record; Tester's report stays held.
+    files = tree(verify=VERIFY_MISSES)
+    files[REVIEW_IMPL] = REVIEW_IMPL_MISSES
+    st = state("DOCUMENTING", kind="FORWARD", frm="REVIEWING_IMPLEMENTATION", recovery=True)
+    plain, turn_end = both(lint_tree, files, st, "SL721")
+    assert where(plain) == [("SL721", VERIFY, 8)]
+    assert sorted(where(turn_end)) == sorted([("SL721", VERIFY, 8), ("SL721", REVIEW_IMPL, 10)])
+
+
+def test_a_failure_that_pushed_no_frame_holds_no_source_at_turn_end(lint_tree):
+    # "During recovery it instead holds those of the state named in
+    # Handoff.From": a FAILURE with Recovery.Active false started no recovery
+    # (a recovery rule reports the missing frame), so Tester's report is not added
+    # (unseen4-0289).
+    st = state("SCOPING", kind="FAILURE", frm="TESTING")
+    assert sl7(lint_tree(tree(verify=VERIFY_MISSES), state=st, turn_end=True), "SL721") == []
+    st = state("DEVELOPING", kind="FAILURE", frm="TESTING", recovery=True)
+    assert where(sl7(lint_tree(tree(verify=VERIFY_MISSES), state=st, turn_end=True), "SL721")) == [("SL721", VERIFY, 8)]
