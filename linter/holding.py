@@ -253,7 +253,10 @@ class Holding(Frozen):
             if self.kind == "FORWARD" and self.frm in REVIEWER_STATES and self.before(self.frm) and self._before(s, self.frm):
                 return True
         if self.state == "AWAITING_USER_SIGNOFF" and self.kind in ("FORWARD", "RESUME"):
-            return hook  # no recovery return: a FORWARD, or a RESUME that leaves its frame, into sign-off asserts no gate (SL350)
+            # No recovery return: a FORWARD, or a RESUME that leaves its frame,
+            # into sign-off asserts no gate (SL350); a RESUME's source passed
+            # its own gate unless the frame's owner is still correcting.
+            return hook or (self.kind == "RESUME" and self.top_rerun not in (None, "NONE") and self.from_held(s))
         if self.kind == "FORWARD" and own:
             return hook
         return self.from_held(s) or hook

@@ -467,7 +467,7 @@ def test_during_recovery_a_forward_into_sign_off_holds_no_passed_record(lint_tre
                frm="REVIEWING_IMPLEMENTATION", recovery=True)
     assert sl7(lint_tree(files, state=st), "SL721") == []
     assert [f.path for f in sl7(lint_tree(files, state=st, turn_end=True), "SL721")] == [impl]
-    # A recovery RESUME into sign-off keeps the full checks.
+    # A RESUME into sign-off holds its source (the frame it leaves is past its correction).
     st = state("AWAITING_USER_SIGNOFF", policy="IMPLEMENTATION_REVIEWED", kind="RESUME",
                frm="REVIEWING_IMPLEMENTATION", recovery=True)
     assert impl in [f.path for f in sl7(lint_tree(files, state=st), "SL721")]
