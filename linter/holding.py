@@ -159,6 +159,8 @@ class Holding(Frozen):
                 return False
             if self.state not in self.route:
                 return True  # no place on the route to measure the rerun from: as outside recovery
+            if self.kind == "RESUME" and not self.before(self.frm):
+                return False  # a RESUME back from a later state: the rerun passes the states before again
             if self.top_from is not None and self.before(s) and self._before(s, self.top_from):
                 return True
             return s == self.frm or self._before(s, self.frm)

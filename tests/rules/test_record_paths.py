@@ -256,3 +256,20 @@ def test_during_recovery_the_paths_of_states_passed_before_the_interrupted_one_a
     st2 = st.replace("`From`: `AWAITING_USER_SIGNOFF`", "`From`: `SCOPING`")
     assert [f for f in lint_tree({k: v for k, v in RECORDS.items() if k != SPECS and k != DEV}, state=st2)
             if f.code == "SL643"] == []
+
+
+def test_a_resume_back_from_a_later_state_leaves_the_earlier_paths_to_the_rerun(lint_tree):
+    # A SCOPING frame that interrupted TESTING, rerun through
+    # REVIEWING_IMPLEMENTATION, resumed back at TESTING: the RESUME comes
+    # from a later state, so the rerun passes SCOPING again and Scope NONE is
+    # not "already past SCOPING" here (unseen4-0741, as the checker reads it);
+    # the same frame in REVIEWING_IMPLEMENTATION after a RESUME from TESTING is.
+    frame = ("`Active`: `true`\n\n### Frame 1\n\n`From`: `TESTING` `Owner`: `SCOPING` `FailureType`: `SCOPING`\n"
+             "`Reason`: `A defect.` `ResumeAt`: `TESTING` `RerunThrough`: `REVIEWING_IMPLEMENTATION`")
+
+    def sl643(ws, frm):
+        st = state(ws=ws, scope="NONE", kind="RESUME", frm=frm).replace("`Active`: `false`", frame, 1)
+        return [f for f in lint_tree({k: v for k, v in RECORDS.items() if k != SCOPE}, state=st) if f.code == "SL643"]
+
+    assert sl643("TESTING", "REVIEWING_IMPLEMENTATION") == []
+    assert [f.message.split(" is NONE")[0] for f in sl643("REVIEWING_IMPLEMENTATION", "TESTING")] == ["Active Work.Scope"]
