@@ -149,7 +149,8 @@ def suspended_assignment_values(project):
     explanation="""**What it does.** When a recovery frame interrupts Developer or Tester and
 that role owns another frame of the stack (an earlier one it was correcting,
 or a later one it is correcting now: nested scoped recovery), reports the
-role's artifact (plan or report) if it holds no `### Suspended Assignment`
+role's artifact (plan or report), unless it is `COMPLETE` (a finished
+assignment has nothing unfinished to suspend), if it holds no `### Suspended Assignment`
 whose `Recovery Frame` and `Recovery Reason` match the interrupting frame.
 Only entries under the plan's `## Plan Notes` and the report's first `## Resume
 or Handoff` count (a setext or otherwise unread heading leaves them under the
@@ -186,6 +187,8 @@ def scoped_recovery_suspended_assignment(project):
             doc, saved = (rep, report_suspended(rep)) if rep is not None else (None, [])
         else:
             continue
+        if doc is not None and value_of(doc.header, "Status") == "COMPLETE":
+            continue  # the role's artifact is finished: no unfinished assignment to suspend
         # Scoped recovery: the role this frame interrupted owns another frame
         # of the stack (an earlier one it was correcting, or a later one it is
         # correcting now); either way its interrupted assignment is restored

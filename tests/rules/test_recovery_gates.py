@@ -255,3 +255,15 @@ def test_suspended_assignment_heading_needs_a_positive_number(lint_tree):
     # Extra spaces after the hashes: read as the heading, and not this rule's.
     spaced = DEV_SAVED.replace("### Suspended", "###  Suspended")
     assert found(lint_tree, tree(pl=plan(notes=spaced)), "SL887") == []
+
+
+def test_a_finished_artifact_has_no_assignment_to_suspend(lint_tree):
+    # Frame 2 interrupted TESTING, and Tester owns frame 1.  A COMPLETE
+    # report holds a finished assignment, nothing unfinished to persist
+    # (unseen4-0255, 0539: a FAILURE from DEVELOPING to SCOPING over a COMPLETE
+    # plan); an IN_PROGRESS one still needs its saved entry.
+    unfinished = report(purpose="CORRECTION", target="Repair assertion")
+    done = report(status="COMPLETE", purpose="CORRECTION", target="Repair assertion")
+    assert [f.path for f in found(lint_tree, tree(st=state(**NESTED), pl=plan(notes=DEV_SAVED), rp=unfinished),
+                                  "SL881")] == [REPORT_PATH]
+    assert found(lint_tree, tree(st=state(**NESTED), pl=plan(notes=DEV_SAVED), rp=done), "SL881") == []
