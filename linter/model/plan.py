@@ -562,8 +562,14 @@ def tester_assignment(project, plan: Optional[Plan], report_doc: Optional[Docume
         # A same-state correction resumes the partial assignment.
         return Assignment("SAME_STATE", scoped=True)
     if st.ho("Kind") == "RESUME":
+        # "When the role receives its corresponding RESUME, restore the
+        # assignment": the frame just popped is the one numbered after the
+        # frames left, known only while the stack agrees with Recovery.Active
+        # and is numbered in order; and a RESUME back from a state after
+        # TESTING (a rerun that passed TESTING again) restores nothing.
+        restorable = stack_in_order(st) and st.ho("From") not in REVIEWER_OR_LATER
         k = str(len(frames) + 1)
-        saved = [c for c in report_suspended(report_doc) if value_of(c, "Recovery Frame") == k]
+        saved = [c for c in report_suspended(report_doc) if value_of(c, "Recovery Frame") == k] if restorable else []
         if saved:
             last = saved[-1]
             purpose = value_of(last, "Purpose")

@@ -267,3 +267,21 @@ def test_a_finished_artifact_has_no_assignment_to_suspend(lint_tree):
     assert [f.path for f in found(lint_tree, tree(st=state(**NESTED), pl=plan(notes=DEV_SAVED), rp=unfinished),
                                   "SL881")] == [REPORT_PATH]
     assert found(lint_tree, tree(st=state(**NESTED), pl=plan(notes=DEV_SAVED), rp=done), "SL881") == []
+
+
+def test_only_the_corresponding_resume_restores_a_saved_assessment(lint_tree):
+    # "When the role receives its corresponding RESUME, restore the
+    # assignment": a RESUME back from REVIEWING_IMPLEMENTATION (a rerun that
+    # passed TESTING again) restores nothing, and neither does a RESUME whose
+    # stack disagrees with Recovery.Active (the popped frame's number is not
+    # known): Tester owes full verification (unseen4-0654, unseen4-0003).
+    saved = suspended(1, "1", "A defect.", "INCREMENT", "Increment 1")
+    pl = plan(cadence="INCREMENTAL", current="1", increments=INCREMENTS)
+    rp = report(purpose="CORRECTION", target="Repair assertion") + "\n" + saved
+    assert found(lint_tree, tree(st=state(**RESUMED), pl=pl, rp=rp), "SL882")
+    back = dict(RESUMED, frm="REVIEWING_IMPLEMENTATION")
+    assert found(lint_tree, tree(st=state(**back), pl=pl, rp=rp), "SL882") == []
+    assert found(lint_tree, tree(st=state(**back), pl=pl, rp=rp), "SL854")
+    left_on = state(**RESUMED).replace("`Active`: `false`", "`Active`: `true`", 1)
+    assert found(lint_tree, tree(st=left_on, pl=pl, rp=rp), "SL882") == []
+    assert found(lint_tree, tree(st=left_on, pl=pl, rp=rp), "SL854")
