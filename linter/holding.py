@@ -157,6 +157,8 @@ class Holding(Frozen):
         if path:
             if self.kind not in ("FORWARD", "RESUME") or self.frm in (None, "NONE"):
                 return False
+            if self.frames == 0:
+                return True  # no frame to rerun (the recovery rules report it): as outside recovery
             if self.state not in self.route:
                 return True  # no place on the route to measure the rerun from: as outside recovery
             if self.kind == "RESUME" and not self.before(self.frm):

@@ -273,3 +273,18 @@ def test_a_resume_back_from_a_later_state_leaves_the_earlier_paths_to_the_rerun(
 
     assert sl643("TESTING", "REVIEWING_IMPLEMENTATION") == []
     assert [f.message.split(" is NONE")[0] for f in sl643("REVIEWING_IMPLEMENTATION", "TESTING")] == ["Active Work.Scope"]
+
+
+def test_a_resume_with_recovery_left_on_and_no_frame_holds_every_passed_path(lint_tree):
+    # Recovery.Active left `true` after the last frame was popped (SL5xx
+    # reports it): no frame to rerun, so the passed states' paths are due as
+    # outside recovery (unseen4-0371); a FAILURE that pushed no frame is no
+    # return and holds none (te-0439).
+    def sl643(kind):
+        st = state(ws="REVIEWING_FINAL", dev="NONE", kind=kind, frm="AUDITING").replace(
+            "`Active`: `false`", "`Active`: `true`", 1)
+        return [f.message.split(" is NONE")[0] for f in lint_tree({k: v for k, v in RECORDS.items() if k != DEV}, state=st)
+                if f.code == "SL643"]
+
+    assert sl643("RESUME") == ["Active Work.Development"]
+    assert sl643("FAILURE") == []
