@@ -293,13 +293,15 @@ def scoped_correction_purpose(project):
     name="scoped-recovery-complete-report",
     section="Implementation and Verification Recovery Gates",
     owner="record",
-    summary="A COMPLETE report needs Developer's full completion: not while the plan is unfinished in TESTING or during scoped recovery.",
-    explanation="""**What it does.** Reports a `COMPLETE` verification report while the
-development plan's `Status` is not `COMPLETE` (a `Status` the plan does not
-hold counts as not `COMPLETE`), when the workflow is in `TESTING` or recovery
-is active and the plan holds Developer's suspended (unfinished) assignment for
-an active frame (scoped recovery). At the end of a turn in `TESTING` the report
-is Tester's own record and is left to Tester.
+    summary="A COMPLETE report in TESTING needs Developer's full completion, scoped recovery or not.",
+    explanation="""**What it does.** In `TESTING`, reports a `COMPLETE` verification report
+while the development plan's `Status` is not `COMPLETE` (a `Status` the plan
+does not hold counts as not `COMPLETE`), whether or not recovery is scoped (the
+plan holds Developer's suspended assignment for an active frame; the message
+says which). In other states the report is judged by their own gates: at
+Reviewer entry the unfinished plan itself is reported (SL816), and during a
+rerun before `TESTING` the report waits for Tester. At the end of a turn in
+`TESTING` the report is Tester's own record and is left to Tester.
 
 **Why.**
 > Only the full Tester gate permits a `COMPLETE` verification report and normal

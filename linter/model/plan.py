@@ -501,7 +501,7 @@ def developer_unfinished_for_report(st, plan: Optional[Plan]) -> bool:
     problem, not the report's (``h3-0815``)."""
     if plan is None or plan.status == "COMPLETE" or st is None:
         return False
-    return st.workflow_state == "TESTING" or scoped_developer(st, plan)
+    return st.workflow_state == "TESTING"
 
 
 def top_frame_in_correction(st) -> Optional[Container]:
@@ -602,12 +602,16 @@ def developer_completion_due(project, plan: Optional[Plan], st=None) -> bool:
     top = top_frame_in_correction(st)
     if ws != "TESTING" and top is not None and frame_value(top, "Owner") not in _AFTER_DEVELOPING:
         return False
-    if scoped_developer(st, plan):
+    h = holding(project)
+    entered = ws in ("REVIEWING_IMPLEMENTATION", "REVIEWING_FINAL") and st.ho("Kind") in ("FORWARD", "RESUME")
+    if scoped_developer(st, plan) and not entered:
+        # "Before either a FORWARD or recovery RESUME enters a Reviewer state,
+        # the full applicable Developer and Tester gates must hold [...] even
+        # if another recovery frame remains active" (Full Verification Boundary).
         return False
     if ws == "TESTING" and st.cycle_mode == "STANDARD":
         a = tester_assignment(project, plan, cycle_record(project, "VERIFICATION"), st=st)
         return a is not None and a.kind == "FULL"
-    h = holding(project)
     if h is not None and ws != "TESTING" and not h.full_gates_due():
         return False
     return True  # an EXPEDITED cycle moved off its route has still passed DEVELOPING

@@ -285,3 +285,37 @@ def test_only_the_corresponding_resume_restores_a_saved_assessment(lint_tree):
     left_on = state(**RESUMED).replace("`Active`: `false`", "`Active`: `true`", 1)
     assert found(lint_tree, tree(st=left_on, pl=pl, rp=rp), "SL882") == []
     assert found(lint_tree, tree(st=left_on, pl=pl, rp=rp), "SL854")
+
+
+# Tester corrects frame 1 (it interrupted Developer, whose plan saves the
+# assignment), then hands forward into REVIEWING_IMPLEMENTATION.
+REVIEWER_ENTRY = dict(ws="REVIEWING_IMPLEMENTATION", kind="FORWARD", frm="TESTING", reason="Passed its gate.",
+                      frames=[("DEVELOPING", "TESTING", "VERIFICATION", "A defect.", "DEVELOPING", "NONE")])
+
+
+def test_reviewer_entry_lifts_the_scoped_exemption_of_the_plan(lint_tree):
+    # "Before either a FORWARD or recovery RESUME enters a Reviewer state, the
+    # full applicable Developer and Tester gates must hold [...] even if
+    # another recovery frame remains active": the unfinished plan is reported
+    # (SL816), not the COMPLETE report (SL884 judges a report in TESTING);
+    # unseen4-0680.
+    files = tree(st=state(**REVIEWER_ENTRY), pl=plan(notes=DEV_SAVED), rp=report(status="COMPLETE"))
+    assert [f.path for f in found(lint_tree, files, "SL816")] == [PLAN_PATH]
+    assert found(lint_tree, files, "SL884") == []
+    # Still in TESTING, the same scoped plan keeps the COMPLETE report from passing.
+    testing = dict(REVIEWER_ENTRY, ws="TESTING", kind="FAILURE", frm="DEVELOPING", ftype="VERIFICATION",
+                   reason="A defect.")
+    files = tree(st=state(**testing), pl=plan(notes=DEV_SAVED), rp=report(status="COMPLETE"))
+    assert [f.path for f in found(lint_tree, files, "SL884")] == [REPORT_PATH]
+    assert found(lint_tree, files, "SL816") == []
+
+
+def test_a_complete_report_before_testing_is_not_judged_during_a_rerun(lint_tree):
+    # A SCOPING frame from DEVELOPING rerun through ARCHITECTING, the cycle
+    # in ARCHITECTING: Tester's COMPLETE report is not this state's gate
+    # (realworld-2's ARCHITECTING tree).
+    st = dict(ws="ARCHITECTING", kind="FORWARD", frm="SCOPING", reason="Scope corrected.",
+              frames=[("DEVELOPING", "SCOPING", "SCOPING", "A defect.", "DEVELOPING", "ARCHITECTING")])
+    saved = suspended(1, "1", "A defect.", "DEVELOPMENT", "NONE")
+    files = tree(st=state(**st), pl=plan(notes=saved), rp=report(status="COMPLETE"))
+    assert found(lint_tree, files, "SL884") == []
