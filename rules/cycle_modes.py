@@ -271,7 +271,8 @@ def _scheduling_remains(ws: str, frames: list[dict]) -> bool:
 **What it does.** Reports a `PendingVerificationCadence` in a `STANDARD` cycle
 that is at or past `REVIEWING_IMPLEMENTATION` when no implementation or
 increment scheduling remains: no frame left on the stack routes back to
-Developer or Tester work and, during recovery, a `FORWARD` or recovery
+Developer or Tester work (none counts once a `FORWARD` or `RESUME` has
+entered a Reviewer state) and, during recovery, a `FORWARD` or recovery
 `RESUME` has entered the state ("the full applicable Developer and Tester
 gates must hold", Full Verification Boundary); an unreadable `Handoff.Kind`
 decides nothing.
@@ -305,7 +306,11 @@ def stale_cadence(project):
         # (Full Verification Boundary); until then (an unreadable
         # Handoff.Kind among them) scheduling may remain.
         return
-    if _scheduling_remains(ws, frames):
+    # A FORWARD or RESUME that entered a Reviewer state established the full
+    # Developer and Tester gates "even if another recovery frame remains
+    # active" (Full Verification Boundary): no frame schedules more work.
+    entered = h is not None and h.kind in ("FORWARD", "RESUME") and ws in ("REVIEWING_IMPLEMENTATION", "REVIEWING_FINAL")
+    if _scheduling_remains(ws, [] if entered else frames):
         return
     yield clear_pending_cadence_fix(
         sm,

@@ -214,10 +214,17 @@ def test_sl316_stale_pending_cadence(lint_tree):
     hits = [x for x in run(lint_tree, **kw) if x.code == "SL316"]
     assert [(x.path, x.line) for x in hits] == [(STATE, 10)]
     assert hits[0].fix.edits[0].replacement == "NONE"
-    # Before Reviewer, or while recovery still routes back to Developer.
+    # Before Reviewer, or while recovery still routes back to Developer (a
+    # FAILURE into the Reviewer state entered nothing).
     assert found(run(lint_tree, **dict(kw, ws="TESTING")), "SL316") == []
     frame = FRAME.replace("`ResumeAt`: `TESTING`", "`ResumeAt`: `DEVELOPING`")
-    assert found(run(lint_tree, recovery=frame, **kw), "SL316") == []
+    assert found(run(lint_tree, recovery=frame, **dict(kw, kind="FAILURE")), "SL316") == []
+    # A FORWARD or RESUME that enters the Reviewer state establishes the full
+    # Developer and Tester gates "even if another recovery frame remains
+    # active" (Full Verification Boundary): the frame schedules nothing more
+    # (unseen4-0680).
+    assert found(run(lint_tree, recovery=frame, **kw), "SL316") == [(STATE, 10)]
+    assert found(run(lint_tree, recovery=frame, **dict(kw, kind="RESUME")), "SL316") == [(STATE, 10)]
 
 
 def test_sl316_during_recovery_only_after_a_forward_or_resume_into_reviewer(lint_tree):
