@@ -152,12 +152,12 @@ class Heading(Node):
     written beyond that is kept, because the framework's checker reads
     some headings literally: ``indent`` (spaces before the hashes), ``gap``
     (the whitespace between the hashes and the text; one space in the
-    templates) and ``closed`` (a closing sequence)."""
+    templates) and ``closed`` (the closing sequence, ``"###"``, or ``""``)."""
 
     __slots__ = ("level", "text", "indent", "gap", "closed")
 
     def __init__(self, path: str, span: Span, level: int, text: str, indent: int = 0, gap: str = " ",
-                 closed: bool = False):
+                 closed: str = ""):
         self.path = path
         self.span = span
         self.level = level
@@ -170,6 +170,12 @@ class Heading(Node):
     def canonical(self) -> str:
         """The heading as the templates write it: ``## Title``."""
         return "#" * self.level + (" " + self.text if self.text else "")
+
+    @property
+    def literal(self) -> str:
+        """The text as the framework's checker reads some headings: with
+        the closing sequence (``Frame 2 ###``)."""
+        return f"{self.text} {self.closed}" if self.closed else self.text
 
     @property
     def spaced(self) -> bool:

@@ -382,7 +382,7 @@ class _Builder:
         m = _HEADING_RE.match(str(tok))
         if m:
             h = Heading(self.path, self.index.span(start, end), len(m.group(2)), m.group(4).strip(),
-                        len(m.group(1)), m.group(3), m.group(5) is not None)
+                        len(m.group(1)), m.group(3), (m.group(5) or "").strip())
         else:  # pragma: no cover - the lexer's HEADING always matches
             h = Heading(self.path, self.index.span(start, end), 1, str(tok).lstrip("# ").strip())
         level = h.level

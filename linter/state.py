@@ -236,7 +236,8 @@ class StateModel:
 
     @staticmethod
     def entry_number(container: Container, kind: str) -> Optional[int]:
-        m = (_FRAME_RE if kind == "Frame" else _OBLIGATION_RE).match(container.title)
+        title = container.heading.literal if container.heading is not None else container.title
+        m = (_FRAME_RE if kind == "Frame" else _OBLIGATION_RE).match(title)
         return int(m.group(1)) if m else None
 
     # -- baseline reconciliation ----------------------------------------------

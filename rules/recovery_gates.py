@@ -195,7 +195,7 @@ def scoped_recovery_suspended_assignment(project):
         # from the saved entry.
         if not any(frame_value(f, "Owner") == role for i, f in enumerate(frames, 1) if i != k):
             continue
-        n = frame_number(fr, k)
+        n = frame_number(fr, k, literal=True)
         if doc is None:
             # The role's record is kept elsewhere (SL635): the saved assignment
             # is not where the role restores it from.  A record never written,

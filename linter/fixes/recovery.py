@@ -223,8 +223,13 @@ def active_mismatch(project, section, count: int, what_one: str, what_many: str,
 def numbering_problems(entries: list[Frame], word: str, head_re: re.Pattern, what: str, description: str):
     """SL503/SL521's finding: entries not numbered 1, 2, 3, ... in order, with the
     fix that renumbers their headings."""
+    def title(e: Frame) -> str:
+        # As the framework reads the heading: a closing sequence is part of it.
+        h = e.container.heading
+        return h.literal if h is not None else e.container.title
+
     def ok(e: Frame) -> bool:
-        m = head_re.match(e.container.title)
+        m = head_re.match(title(e))
         return m is not None and int(m.group(1)) == e.position
 
     bad = next((e for e in entries if not ok(e)), None)
@@ -238,13 +243,14 @@ def numbering_problems(entries: list[Frame], word: str, head_re: re.Pattern, wha
         want = f"{'#' * h.level} {word} {e.position}"
         if not ok(e):
             edits.append(Edit(h.path, h.span.start, h.span.end, want))
-    # Safe when only numbers change; unsafe when a heading loses other text.
+    # Safe when only numbers change (or a closing sequence goes); unsafe when a
+    # heading loses other text.
     clean = all(head_re.match(e.container.title) for e in entries)
     fix = Fix(tuple(edits), "safe" if clean else "unsafe", description)
     yield report(
         bad.heading(),
         f"{what} entries must be numbered 1, 2, 3, ... in order, each headed exactly `### {word} N`; "
-        f"found `{bad.container.title}` in position {bad.position}.",
+        f"found `{title(bad)}` in position {bad.position}.",
         fix=fix,
     )
 

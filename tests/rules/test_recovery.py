@@ -166,6 +166,16 @@ def test_frame_heading_with_extra_text_has_unsafe_fix(run):
     assert f.fix.applicability == "unsafe"
 
 
+def test_frame_heading_with_a_closing_sequence_is_not_exactly_frame_n(run):
+    # CommonMark drops the closing `###`; the framework reads `Frame 2 ###`
+    # ("each headed exactly `### Frame N`", unseen4-0942). The safe fix drops it.
+    second = frame(2, "ARCHITECTING", "SCOPING", "SCOPING", "ARCHITECTING", "NONE", heading="Frame 2 ###")
+    text = state(GOOD, second, ws="SCOPING")
+    f = reported_at(run(text, "SL503"), text, "### Frame 2 ###")
+    assert "`Frame 2 ###` in position 2" in f.message
+    assert f.fix.applicability == "safe" and [e.replacement for e in f.fix.edits] == ["### Frame 2"]
+
+
 def test_frame_numbering_in_order_is_silent(run):
     second = frame(2, "ARCHITECTING", "SCOPING", "SCOPING", "ARCHITECTING", "NONE")
     assert run(state(GOOD, second, ws="SCOPING"), "SL503") == []

@@ -319,3 +319,15 @@ def test_a_complete_report_before_testing_is_not_judged_during_a_rerun(lint_tree
     saved = suspended(1, "1", "A defect.", "DEVELOPMENT", "NONE")
     files = tree(st=state(**st), pl=plan(notes=saved), rp=report(status="COMPLETE"))
     assert found(lint_tree, files, "SL884") == []
+
+
+def test_a_closed_frame_heading_names_no_saved_assignment(lint_tree):
+    # `### Frame 2 ###`: the framework reads the frame number as `2 ###`, so
+    # the assignment saved for frame 2 is not its (unseen4-0942); recovery is
+    # still scoped (Tester is not held to full verification for it).
+    st = state(**NESTED).replace("### Frame 2", "### Frame 2 ###")
+    rp = report(purpose="CORRECTION", target="Repair assertion") + "\n" + suspended(1, "2", "A defect.", "CORRECTION", "Repair assertion")
+    files = tree(st=st, pl=plan(notes=DEV_SAVED), rp=rp)
+    [f] = found(lint_tree, files, "SL881")
+    assert f.path == REPORT_PATH and "Frame 2 ###" in f.message
+    assert found(lint_tree, tree(st=state(**NESTED), pl=plan(notes=DEV_SAVED), rp=rp), "SL881") == []
