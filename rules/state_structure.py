@@ -492,6 +492,13 @@ def state_field_missing(project):
             continue
         for name in wanted[label]:
             found = state_fields(st, container, name)
+            # The checker bounds a section by the next `##` heading: an `Active`
+            # under a frame or obligation (where a `# Outstanding Obligations`
+            # one level up leaves its field) is the section's too.
+            nested = [f for sub in container.subsections for f in sub.all_fields(name)] if label in (
+                "Recovery", "Outstanding Obligations") else []
+            if nested:
+                found = sorted(found + nested, key=lambda f: f.span.start)
             q = _qualified(label, name)
             if not found:
                 drift = [f for f in container.fields if f.name.lower() == name.lower()]
@@ -523,7 +530,7 @@ def state_field_missing(project):
             if len(found) > 1 and label != "Handoff":
                 values = {f.value for f in found}
                 fix = None
-                if any(st.borrowed(f) for f in found):
+                if nested or any(st.borrowed(f) for f in found):
                     pass  # a `###` section's own field, read by the `##` above it: the heading is the user's to fix
                 elif len(values) == 1:
                     edits = tuple(Edit(STATE_PATH, *remove_field_span(text, f), "") for f in found[1:])

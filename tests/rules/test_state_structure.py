@@ -440,3 +440,17 @@ def test_a_repeated_section_is_read_as_its_first_copy_with_content(lint_tree):
     state = BAD_FRAME.replace("## Recovery", "## Recovery\n\n## Recovery")
     got = lint_tree({}, state=state)
     assert only(got, "SL201") and only(got, "SL504")
+
+
+def test_an_active_under_a_frame_is_recovery_s_too(lint_tree):
+    # `# Outstanding Obligations` one level up does not end `## Recovery` for
+    # the framework (a section runs to the next `##` heading), so its
+    # `Active` is a second Recovery.Active, here under the last frame
+    # (unseen4-1144); reported, with no fix (which copy is meant is unknown).
+    frame = ("`Active`: `true`\n\n### Frame 1\n\n`From`: `ARCHITECTING` `Owner`: `SCOPING` `FailureType`: `SCOPING`\n"
+             "`Reason`: `A defect.` `ResumeAt`: `ARCHITECTING` `RerunThrough`: `NONE`\n")
+    st = ACTIVE.replace("`Active`: `false`\n", frame, 1).replace("## Outstanding Obligations", "# Outstanding Obligations")
+    dups = [f for f in lint_tree({}, state=st) if f.code == "SL202" and "Recovery.Active" in f.message]
+    assert len(dups) == 1 and "occurs 2 times" in dups[0].message and dups[0].fix is None
+    ok = ACTIVE.replace("`Active`: `false`\n", frame, 1)
+    assert [f for f in lint_tree({}, state=ok) if f.code == "SL202"] == []
