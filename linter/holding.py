@@ -174,8 +174,13 @@ class Holding(Frozen):
             return False
         if self.kind == "FORWARD" and self.state in REVIEWER_STATES and s == self.frm and self.before(s):
             return True
-        if self.kind == "FORWARD" and self.frm in self.route and s in self.route and self._before(s, self.frm):
-            return True  # passed before the state that handed off forward on the route: its gate needed them
+        if (self.kind == "FORWARD" and self.frm in self.route and s in self.route and self._before(s, self.frm)
+                and (self.frm not in REVIEWER_STATES or "TESTING" in self.route)):
+            # Passed before the state that handed off forward on the route: its
+            # gate needed them.  A Reviewer's gate during a DOCUMENTATION
+            # rerun holds no earlier record (its route has no Developer and
+            # Tester gates to keep; the rerun finishes them).
+            return True
         if self.top_rerun in (None, "NONE"):
             return False
         return self.kind == "RESUME" and s == self.frm

@@ -285,3 +285,16 @@ def test_a_failure_that_pushed_no_frame_holds_no_source_at_turn_end(lint_tree):
     assert sl7(lint_tree(tree(verify=VERIFY_MISSES), state=st, turn_end=True), "SL721") == []
     st = state("DEVELOPING", kind="FAILURE", frm="TESTING", recovery=True)
     assert where(sl7(lint_tree(tree(verify=VERIFY_MISSES), state=st, turn_end=True), "SL721")) == [("SL721", VERIFY, 8)]
+
+
+def test_a_reviewers_forward_in_a_documentation_rerun_holds_no_earlier_record():
+    # FORWARD REVIEWING_FINAL -> SYNCHRONIZING inside a SCOPING rerun of a
+    # DOCUMENTATION cycle: the documentation record is the rerun's to finish
+    # (unseen4-1138); on a STANDARD route the Reviewer's gate still needed it.
+    def h(mode):
+        return Holding(state="SYNCHRONIZING", route=route_of(mode, "BROWNFIELD"),
+                       standard_route=route_of("STANDARD", "BROWNFIELD"), recovery="true", kind="FORWARD",
+                       frm="REVIEWING_FINAL", frames=1, top_rerun="SYNCHRONIZING")
+
+    assert not h("DOCUMENTATION").passed_due("DOCUMENTING")
+    assert h("STANDARD").passed_due("DOCUMENTING")
