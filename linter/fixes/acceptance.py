@@ -299,7 +299,9 @@ def find_documentation_cycle_without_conditions(ctx: Optional[Context]):
         return
     if ctx.scope.current:
         return
-    if ctx.before("SCOPING") or ctx.from_held("SCOPING"):
+    if (ctx.before("SCOPING") and ctx.hold.passed_due("SCOPING")) or ctx.from_held("SCOPING"):
+        # During recovery the rerun decides when SCOPING's gate is held again
+        # (Holding.passed_due): a RESUME that leaves its frame returns nothing.
         yield report(
             doc_anchor(project, ctx.scope.path),
             "A DOCUMENTATION cycle needs current acceptance conditions after SCOPING completes; this "

@@ -244,6 +244,21 @@ def test_sl705_documentation_scope_without_conditions(lint_tree):
     assert where(found) == [("SL705", SCOPE, 6)]
 
 
+def test_sl705_during_a_rerun_follows_the_holding_decision(lint_tree):
+    # A RESUME that leaves its DOCUMENTING frame in sign-off returns nothing
+    # (SL350, SL507 report the frame): SCOPING's gate is the rerun's, as the
+    # checker reads it (unseen4-0104); with the frame popped it is held.
+    scope = prov("SCOPE") + "# Guide\n"
+    frame = ("`Active`: `true`\n\n### Frame 1\n\n`From`: `AWAITING_USER_SIGNOFF` `Owner`: `DOCUMENTING` "
+             "`FailureType`: `DOCUMENTATION`\n`Reason`: `A defect.` `ResumeAt`: `AWAITING_USER_SIGNOFF` "
+             "`RerunThrough`: `NONE`\n")
+    popped = _doc_state("AWAITING_USER_SIGNOFF", "RESUME", "DOCUMENTING")
+    left = popped.replace("`Active`: `false`\n", frame, 1)
+    files = tree(scope=scope, spec=None, dev=None, verify=None)
+    assert sl7(lint_tree(files, state=left), "SL705") == []
+    assert where(sl7(lint_tree(files, state=popped), "SL705")) == [("SL705", SCOPE, 6)]
+
+
 def test_sl705_not_while_scoping(lint_tree):
     scope = prov("SCOPE") + "# Guide\n"
     found = lint_tree(tree(scope=scope, spec=None, dev=None, verify=None),
