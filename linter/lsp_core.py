@@ -304,6 +304,8 @@ class Session:
         self.config_error: Optional[str] = None
         self._config_key: Optional[tuple] = None
         self.last: Optional[LintRun] = None
+        # The editor's initialization option ``turnEnd`` (``--turn-end``).
+        self.turn_end = False
         # Seconds of the last runs (for bench/server.py).
         import collections
 
@@ -399,7 +401,7 @@ class Session:
         if overlay:
             texts.update(overlay)
         result = lint(self.root, registry=self.registry, overlay=texts, config=self.config,
-                      source=self.source, parse=self.parse)
+                      turn_end=self.turn_end, source=self.source, parse=self.parse)
         by_path: dict[str, list[Finding]] = {}
         for f in result.findings:
             path = f.path

@@ -15,7 +15,9 @@ module's dependencies.  What it does (docs/editors.md):
 - hovers on findings (the rule, its protocol section and sentence, the fix
   safety) and on STATE.md field names (what the field means, its values);
 - go to definition and references across the workflow graph, and document
-  outlines.
+  outlines;
+- the initialization options ``select``, ``ignore`` and ``turnEnd`` (the
+  command line's ``--select``, ``--ignore`` and ``--turn-end``) and ``docsUrl``.
 
 The model behind it (caches, navigation) is :mod:`standards_lint.lsp_core`.
 """
@@ -146,8 +148,35 @@ def build_server():
             return None
         root = os.path.abspath(root)
         if root not in state.sessions:
-            state.sessions[root] = Session(root)
+            state.sessions[root] = session = EditorSession(root)
+            session.turn_end = state.turn_end
         return state.sessions[root]
+
+    class EditorSession(Session):
+        """A project with the editor's initialization options over its
+        configuration, as the command line's options are: ``select``
+        replaces the configuration's, ``ignore`` adds to it."""
+
+        def load_config(self) -> None:
+            before = self.config
+            super().load_config()
+            config = self.config
+            if config is None or config is before or (state.select is None and not state.ignore):
+                return
+            from .config import ConfigError, validate_codes
+            from .engine import LINTER_CODES
+
+            saved = config.select, config.ignore
+            if state.select is not None:
+                config.select = list(state.select)
+            config.ignore = config.ignore + list(state.ignore)
+            try:
+                validate_codes(config, {r.code for r in self.registry.rules} | set(LINTER_CODES))
+            except ConfigError as exc:
+                config.select, config.ignore = saved
+                server.window_show_message(types.ShowMessageParams(
+                    types.MessageType.Warning,
+                    f"standards-lint: initialization options `select`/`ignore`: {exc}; ignored"))
 
     def locate(uri: str) -> tuple[Optional[Session], Optional[str]]:
         path = path_of(uri)
@@ -282,6 +311,25 @@ def build_server():
             else:
                 ls.window_log_message(types.LogMessageParams(
                     types.MessageType.Warning, f"standards-lint: initialization option `docsUrl` {problem}; ignored"))
+        # The command line's --select, --ignore and --turn-end (docs/editors.md).
+        if isinstance(opts, dict):
+            for key in ("select", "ignore"):
+                value = opts.get(key)
+                if value is None:
+                    continue
+                if isinstance(value, list) and all(isinstance(c, str) and c.strip() for c in value):
+                    setattr(state, key, [c.strip() for c in value])
+                else:
+                    ls.window_log_message(types.LogMessageParams(
+                        types.MessageType.Warning,
+                        f"standards-lint: initialization option `{key}` must be a list of codes; ignored"))
+            if opts.get("turnEnd") is not None:
+                if isinstance(opts["turnEnd"], bool):
+                    state.turn_end = opts["turnEnd"]
+                else:
+                    ls.window_log_message(types.LogMessageParams(
+                        types.MessageType.Warning,
+                        "standards-lint: initialization option `turnEnd` must be true or false; ignored"))
         caps = params.capabilities
         we = caps.workspace.workspace_edit if caps and caps.workspace else None
         state.document_changes = bool(we and we.document_changes)
@@ -562,6 +610,10 @@ class _State:
         self.scheduled = False
         self.config_errors: dict = {}
         self.docs_url: Optional[str] = None
+        # Initialization options: the command line's --select, --ignore, --turn-end.
+        self.select: Optional[list] = None
+        self.ignore: list = []
+        self.turn_end = False
         self.document_changes = True
         self.rename_files = True
         self.watch_files = False

@@ -422,3 +422,76 @@ async def test_hover_on_the_state_title_shows_the_status(client: LanguageClient,
     assert "| State | `AWAITING_USER_SIGNOFF` (the user) |" in value
     assert "| **Next** | **USER** (the user decides): The cycle awaits your sign-off." in value
     assert "```mermaid" not in value
+
+
+# -- initialization options: the command line's --select, --ignore and --turn-end ----------------
+@pytest_lsp.fixture(config=SERVER)
+async def selecting_client(lsp_client: LanguageClient, demo: Path):
+    await _start(lsp_client, demo, {"select": ["SL2", "SL9"], "ignore": ["SL214", "SL931"]})
+    yield
+    await asyncio.wait_for(lsp_client.shutdown_session(), TIMEOUT)
+
+
+@pytest.mark.asyncio
+async def test_select_and_ignore_options_choose_codes_as_the_command_line_does(
+        selecting_client: LanguageClient, demo: Path):
+    uri = _uri(demo, STATE)
+    await _wait_for(selecting_client, lambda: "SL215" in _codes(selecting_client, uri), "SL215")
+    cli = subprocess.run([sys.executable, "-m", "standards_lint", str(demo), "--format", "json", "--no-cache",
+                          "--select", "SL2,SL9", "--ignore", "SL214,SL931"], capture_output=True, text=True)
+    import json
+
+    expected = sorted(f["code"] for f in json.loads(cli.stdout)["findings"])
+    got = sorted(c for u in selecting_client.diagnostics for c in _codes(selecting_client, u))
+    assert got == expected == ["SL215", "SL215"]
+
+
+@pytest_lsp.fixture(config=SERVER)
+async def bad_option_client(lsp_client: LanguageClient, demo: Path):
+    await _start(lsp_client, demo, {"select": ["XY9"], "turnEnd": "yes"})
+    yield
+    await asyncio.wait_for(lsp_client.shutdown_session(), TIMEOUT)
+
+
+@pytest.mark.asyncio
+async def test_unusable_options_are_reported_and_ignored(bad_option_client: LanguageClient, demo: Path):
+    client = bad_option_client
+    uri = _uri(demo, STATE)
+    await _wait_for(client, lambda: "SL501" in _codes(client, uri), "SL501")
+    assert _codes(client, uri) == ["SL214", "SL215", "SL215", "SL353", "SL501"]
+    shown = [m.message for m in client.messages if m.type == types.MessageType.Warning]
+    assert any("`select`" in m and "XY9" in m and "ignored" in m for m in shown), shown
+    logged = [m.message for m in client.log_messages if m.type == types.MessageType.Warning]
+    assert any("`turnEnd`" in m and "ignored" in m for m in logged), logged
+
+
+@pytest.fixture
+def own_record(tmp_path) -> Path:
+    from .test_cli import _own_record_misses_a_condition
+
+    root = tmp_path / "own"
+    root.mkdir()
+    _own_record_misses_a_condition(root)
+    return root
+
+
+@pytest_lsp.fixture(config=SERVER, params=[False, True], ids=["plain", "turn-end"])
+async def turn_end_client(request, lsp_client: LanguageClient, own_record: Path):
+    await _start(lsp_client, own_record, {"turnEnd": request.param})
+    lsp_client.turn_end = request.param
+    yield
+    await asyncio.wait_for(lsp_client.shutdown_session(), TIMEOUT)
+
+
+@pytest.mark.asyncio
+async def test_turn_end_option_runs_the_turn_end_check(turn_end_client: LanguageClient, own_record: Path):
+    client = turn_end_client
+    (record,) = (own_record / ".standards" / "docs" / "verification").glob("*.md")
+    rel = record.relative_to(own_record).as_posix()
+    uri, _text = _open(client, own_record, rel)  # an opened file's diagnostics are always published
+    await _wait_for(client, lambda: uri in client.diagnostics, f"diagnostics of {rel}")
+    if client.turn_end:  # the current state's own COMPLETE record is not held to full coverage
+        await asyncio.sleep(0.5)
+        assert _codes(client, uri) == []
+    else:
+        await _wait_for(client, lambda: "SL721" in _codes(client, uri), "SL721")
