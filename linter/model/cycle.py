@@ -194,8 +194,12 @@ GATE_PASSED = "gate-passed"
 def _must_be_complete(project, c: Cycle, s: str, p: str) -> bool:
     """Whether the record at *p*, of the state *s* the cycle has passed, must
     be COMPLETE (SL931's conditions, whatever its Status says now)."""
-    if _header_cycle_contradicts(project, p, c.cid):
-        return False  # the header contradicts the block (SL9xx): its Status is not trusted
+    if s != "TESTING" and _header_cycle_contradicts(project, p, c.cid):
+        # The header contradicts the block (SL9xx): its Status is not trusted.
+        # Tester's report is read whatever its header says: a Reviewer state
+        # needs the full Tester gate (Full Verification Boundary), and the
+        # checker holds the report to it (unseen4-0354).
+        return False
     if s in TAIL_STATES and c.kind not in ("FORWARD", "CHECKPOINT") and c.ws != "AWAITING_USER_SIGNOFF":
         # An incomplete corrective return may still be pending.  A CHECKPOINT
         # is never one (only a DEVELOPING <-> TESTING exchange; SL411 reports

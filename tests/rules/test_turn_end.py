@@ -298,3 +298,17 @@ def test_a_reviewers_forward_in_a_documentation_rerun_holds_no_earlier_record():
 
     assert not h("DOCUMENTATION").passed_due("DOCUMENTING")
     assert h("STANDARD").passed_due("DOCUMENTING")
+
+
+def test_testers_report_is_held_complete_whatever_its_header_cycle(lint_tree):
+    # Past TESTING the report's Status must be COMPLETE even when its header
+    # Cycle is unreadable (an emphasized `*`Cycle`*`, SL601): the Reviewer
+    # state needs the full Tester gate (unseen4-0354).  Other records whose
+    # header contradicts their block keep their Status untrusted (te-0242).
+    report = verification("| AC-001 | t | passed |\n| AC-002 | t | passed |\n", status="IN_PROGRESS")
+    emphasized = report.replace("`Cycle`: `", "*`Cycle`*: `", 1)
+    assert emphasized != report
+    st = state("REVIEWING_IMPLEMENTATION", kind="FORWARD", frm="TESTING")
+    got = lint_tree(tree(verify=emphasized), state=st)
+    assert [f.path for f in got if f.code == "SL931"] == [VERIFY]
+    assert "SL601" in [f.code for f in got]
