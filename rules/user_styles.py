@@ -31,8 +31,9 @@ def _concrete(selector: str) -> bool:
     name="user-style-unresolved",
     section="User Styles",
     owner="USER",
-    summary="A saved `User Style` must select exactly one style file of the role.",
+    summary="A saved `User Style` that selects no single style file stops its role on resume (a warning for the user).",
     beyond_checker=True,
+    severity="warning",
     explanation="""
 **What it does.** For the record of the role that owns the current workflow
 state (the development plan in `DEVELOPING`, the verification report in
@@ -55,6 +56,13 @@ paths, separators, traversal" and "If a selection does not resolve to exactly
 one available file, stop and ask the user to choose an available style or clear
 the selection; never substitute another." A persisted selection whose file is
 missing stops the role on resume.
+
+**Severity.** A warning, owned by the user: the protocol makes an unresolved
+selection a stop-and-ask for the role when it resumes ("If a persisted
+selection's file is missing on resume, stop and ask the user to restore it"),
+not a broken record, and the style files are the user's own
+("Users add and maintain these files"). The framework's checker does not
+report it, so a project whose hook passes keeps a passing CI.
 
 **Fix safety.** No fix: which style the user meant, or whether to clear it, is
 the user's choice.
@@ -92,16 +100,19 @@ def user_style_unresolved(project):
         where = (field.path, field.value_span)
         folder = f"{STYLES_DIR}/{role}"
         if "/" in selector or "\\" in selector or selector in (".", ".."):
-            yield report(where, f"`User Style` `{selector}` is a path; select a style by its filename in {folder}/ only.")
+            yield report(where, f"`User Style` `{selector}` is a path; the role will stop and ask the user to select a style "
+                                f"by its filename in {folder}/ only.")
             continue
         if role not in listing:
             listing[role] = role_styles(project, role)
         found = matches(selector, listing[role])
         if not found and styles_checked_out:
-            yield report(where, f"`User Style` `{selector}` selects no file in {folder}/; restore the style, choose an available one, or clear it to `NONE`.")
+            yield report(where, f"`User Style` `{selector}` selects no file in {folder}/; the role will stop and ask the user "
+                                "to restore the style, choose an available one, or clear it to `NONE`.")
         elif len(found) > 1:
             names = ", ".join(f"`{n}`" for n in sorted(found))
-            yield report(where, f"`User Style` `{selector}` is ambiguous in {folder}/ ({names}); save an unambiguous full filename.")
+            yield report(where, f"`User Style` `{selector}` is ambiguous in {folder}/ ({names}); the role will stop and ask the "
+                                "user for an unambiguous full filename.")
 
 
 standards_lint_rules = module_rules(globals())

@@ -36,7 +36,7 @@ CASES_DIR = ROOT / "fixtures" / "parity"
 MAP_PATH = Path(__file__).with_name("reference_map.toml")
 KNOWN_PATH = Path(__file__).with_name("known_differences.toml")
 CASE_FILES = ("suite.jsonl.gz", "mutations.jsonl.gz", "realworld.jsonl.gz", "unseen-1.jsonl.gz", "unseen-2.jsonl.gz",
-              "turnend.jsonl.gz", "unseen-3.jsonl.gz", "lexicon.jsonl.gz")
+              "turnend.jsonl.gz", "unseen-3.jsonl.gz", "lexicon.jsonl.gz", "unseen-4.jsonl.gz", "realworld-2.jsonl.gz")
 # The plain check is held to ``expected``; the Stop hook's turn-end check
 # (``--turn-end``) to ``expected_turn_end``.
 MODES = ("plain", "turn-end")

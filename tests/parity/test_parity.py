@@ -37,7 +37,7 @@ def test_case_count():
     for c in CASES:
         family = c["id"].rsplit("-", 1)[0]
         counts[family] = counts.get(family, 0) + 1
-    assert len(CASES) == 892 + 1351 + 40 + 739 + 901 + 663 + 1031 + 867, counts
+    assert len(CASES) == 892 + 1351 + 40 + 739 + 901 + 663 + 1031 + 867 + 1147 + 29, counts
     assert all("expected_turn_end" in c for c in CASES)
 
 
@@ -74,3 +74,29 @@ def test_parity_case(case):
     # (tests/test_status.py, issue 20), materialized and linted once.
     problems += [f"[status] {p}" for p in status_problems(case, results["plain"], Counter())]
     assert not problems, "\n".join(problems)
+
+
+# Every tree of the two real projects: the first one's versions (`realworld`),
+# the second one's (`realworld-2`, and its trees in the first acceptance set).
+REAL = [c for c in CASES if c["id"].startswith(("mcp-", "rw2-", "kg-"))]
+
+
+def test_real_projects_get_no_error_the_checker_does_not_report():
+    """On both real projects, every version: a rule the checker lacks gives
+    no error-severity finding (issue 37).  Such a finding is a warning unless
+    the protocol's text makes it a violation of the files themselves, and
+    none of those fires on a real project today."""
+    assert len({c["id"].split("-", 1)[0] for c in REAL}) == 3 and len(REAL) >= 40 + 29
+    registry = load_registry()
+    errors, warned = [], Counter()
+    for case in REAL:
+        o = harness.run_case(case, ROWS, registry, BASE, KNOWN, "plain")
+        for f in o.beyond:
+            if f.severity == "error":
+                errors.append(f"{case['id']}: {harness._fmt_finding(f)}")
+            else:
+                warned[f.code] += 1
+    assert not errors, "\n".join(errors)
+    # The second project saves a developer style it does not carry: reported,
+    # as a warning the user owns (SL990).
+    assert warned["SL990"] >= 19
