@@ -65,7 +65,7 @@ def _reveals(codes: str, why: str) -> tuple:
 _PATHS = _reveals("SL701 SL710 SL720 SL721 SL812 SL815 SL816 SL824 SL930",
                   "an Active Work path now naming this cycle's record: the scope, design or plan it names is read "
                   "for the first time (its conditions, coverage, steps)")
-_MOVE = _reveals("SL850 SL856 SL880 SL906 SL930 SL931",
+_MOVE = _reveals("SL850 SL851 SL856 SL880 SL906 SL930 SL931",
                  "a record moved to its fixed path (SL930 carries SL635's move) is read there for the first time: "
                  "its header, status and entries (its suspended assignments among them)")
 _STALE = _reveals("SL643 SL720 SL930",
@@ -74,12 +74,13 @@ _STALE = _reveals("SL643 SL720 SL930",
                   "(Holding reads the stack and the frames' owners)")
 REVEALING: dict = {
     "SL202": _reveals("SL301 SL303 SL313 SL314 SL403 SL415 SL507 SL512 SL513 SL631 SL634 SL636 SL640 SL641 SL643 "
-                      "SL701 SL710 SL720 SL721 SL730 SL816 SL861 SL901 SL902 SL930 SL937 SL961 SL963",
+                      "SL701 SL710 SL720 SL721 SL730 SL802 SL816 SL861 SL901 SL902 SL930 SL931 SL937 SL961 SL963",
                       "a required STATE.md field made readable (a missing one inserted with the value the rest of "
                       "STATE.md determines, a repeated one made single, a name in another letter case respelt): "
                       "the rules that read that field (state, mode, policy, Id, a path; whether the cycle is "
-                      "active at all) read it for the first time"),
-    "SL203": _reveals("SL307 SL354 SL355 SL420 SL511 SL512 SL710 SL720 SL930 SL960",
+                      "active at all, its mode: a STANDARD cycle's plan values; a passed record's status) read it "
+                      "for the first time"),
+    "SL203": _reveals("SL307 SL354 SL355 SL420 SL511 SL512 SL710 SL720 SL930 SL934 SL960",
                       "an enumerated STATE.md value made readable (`<TESTING>`, `false `): the rules that branch on "
                       "it (route, gates, held and due records, sign-off readiness) read it for the first time"),
     "SL212": _reveals("SL213 SL214 SL215 SL314 SL353",
@@ -89,12 +90,13 @@ REVEALING: dict = {
                       "a handoff kind respelt (`RESUMES`, ` RESUME`): the rules that route by the kind (the "
                       "handoff's route, which records and gates are due) read it for the first time"),
     "SL260": _reveals("SL111 SL601 SL636 SL701 SL710 SL720 SL721 SL800 SL810 SL813 SL814 SL816 SL824 SL853 "
-                      "SL857 SL881 SL884 SL930 SL962",
+                      "SL857 SL881 SL884 SL886 SL930 SL962",
                       "Active Work.Id respelt to the ID its records name: those records become this cycle's, so "
-                      "their contents are checked for the first time"),
-    "SL501": _reveals("SL303 SL411 SL513 SL643 SL720 SL833 SL937",
+                      "their contents (their suspended assignments among them) are checked for the first time"),
+    "SL501": _reveals("SL303 SL411 SL513 SL643 SL720 SL833 SL882 SL937",
                       "Recovery.Active set to match the stack: the rules that ask whether recovery is active "
-                      "(checkpoints, held and due records and paths, recovery gates) read it for the first time"),
+                      "(checkpoints, held and due records and paths, recovery gates; the frame a RESUME popped, "
+                      "whose saved assessment Tester restores) read it for the first time"),
     "SL635": _MOVE,
     "SL930": _MOVE,
     "SL640": _PATHS,
