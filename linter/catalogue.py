@@ -79,6 +79,10 @@ def rule_page(r: Rule) -> str:
     if r.no_fix_reason:
         label = "Why there is no fix" if r.fix == "none" else "When there is no fix"
         lines += [f"**{label}:** {r.no_fix_reason}", ""]
+    if r.reveals is not None:
+        codes = ", ".join(f"[{c}]({c}.md)" for c in sorted(r.reveals.codes))
+        lines += [f"**What the fix may reveal:** {r.reveals.why}. Findings of {codes} may appear after it: the "
+                  "first report of a value no rule could read before, not the fix's doing.", ""]
     if r.help:
         lines += ["## Next step", "", r.help, ""]
     return "\n".join(lines)

@@ -22,7 +22,7 @@ section on them.
 
 from __future__ import annotations
 
-from typing import Callable, Iterable, Optional, Union
+from typing import Callable, Iterable, NamedTuple, Optional, Union
 
 from .ast import Node, Span
 from .data import Frozen
@@ -51,6 +51,21 @@ class Diagnostic(Frozen):
         object.__setattr__(self, "help", help)
 
 
+class Reveals(NamedTuple):
+    """What a rule's fix may reveal: the codes of the rules that read the
+    value the fix makes readable for the first time (a first report of that
+    value, not the fix's doing), and why, in one sentence.  Rendered on the
+    rule's page; the fix proof (tests/test_fix_proof.py) holds every new
+    finding after a fix to it."""
+
+    codes: frozenset
+    why: str
+
+    @classmethod
+    def of(cls, codes: str, why: str) -> "Reveals":
+        return cls(frozenset(codes.split()), why)
+
+
 class Rule(Frozen):
     """A rule's declaration (see :func:`rule`).
 
@@ -69,14 +84,14 @@ class Rule(Frozen):
 
     __slots__ = ("code", "name", "section", "summary", "explanation", "check", "severity", "fix",
                  "beyond_checker", "bad_example", "good_example", "plugin", "owner", "help", "no_fix_reason",
-                 "during_conflict", "scope")
+                 "during_conflict", "scope", "reveals")
     _no_repr = ("check",)
 
     def __init__(self, code: str, name: str, section: str, summary: str, explanation: str,
                  check: Callable[..., Iterable[Diagnostic]], severity: str = "error", fix: str = "none",
                  beyond_checker: bool = False, bad_example: str = "", good_example: str = "", plugin: str = "",
                  owner: OwnerSpec = "", help: str = "", no_fix_reason: str = "", during_conflict: bool = False,
-                 scope: str = "project"):
+                 scope: str = "project", reveals: Optional["Reveals"] = None):
         setter = object.__setattr__
         setter(self, "code", code)
         setter(self, "name", name)
@@ -95,6 +110,7 @@ class Rule(Frozen):
         setter(self, "no_fix_reason", no_fix_reason)
         setter(self, "during_conflict", during_conflict)
         setter(self, "scope", scope)
+        setter(self, "reveals", reveals)
 
 
 def rule(
@@ -114,6 +130,7 @@ def rule(
     no_fix_reason: str = "",
     during_conflict: bool = False,
     scope: str = "project",
+    reveals: Optional["Reveals"] = None,
 ):
     """Decorator turning a check function into a :class:`Rule`.
 
@@ -146,6 +163,7 @@ def rule(
             no_fix_reason=no_fix_reason,
             during_conflict=during_conflict,
             scope=scope,
+            reveals=reveals,
         )
 
     return wrap

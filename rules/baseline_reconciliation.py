@@ -13,6 +13,7 @@ from standards_lint.model.state_values import STATE_PATH, state_fields, state_mo
 from standards_lint.protocol import CYCLE_ID_RE
 from standards_lint.rule import module_rules, replace, report, rule
 from standards_lint.model.record_provenance import project_records
+from standards_lint.fixes.reveals import REVEALS
 
 
 def _baseline(st):
@@ -233,6 +234,7 @@ def _complete(fields: list[Field]) -> Optional[tuple[Field, Field]]:
 
 @rule(
     code="SL212",
+    reveals=REVEALS["SL212"],
     name="baseline-entry-incomplete",
     section="Baseline Reconciliation Format",
     owner="state",

@@ -14,6 +14,7 @@ from standards_lint.protocol import CYCLE_ID_RE, TERMINAL_STATES
 from standards_lint.rule import module_rules, report, rule
 from standards_lint.fixes.cycle_ids import respelt_id
 from standards_lint.model.cycle_ids import STATE_PATH, id_field
+from standards_lint.fixes.reveals import REVEALS
 
 CYCLE_TOOL = "node .standards/bin/cycle.mjs new"
 _STAMP = re.compile(r"-(\d{8}T\d{6}Z)-[0-9a-f]{8}$")
@@ -21,6 +22,7 @@ _STAMP = re.compile(r"-(\d{8}T\d{6}Z)-[0-9a-f]{8}$")
 
 @rule(
     code="SL260",
+    reveals=REVEALS["SL260"],
     name="cycle-id-form",
     section="Cycle IDs",
     owner="state",

@@ -24,6 +24,7 @@ from standards_lint.model.plan import (
     one_field,
 )
 from standards_lint.fixes.plan import header_fields_once, increment_heading_fix
+from standards_lint.fixes.reveals import REVEALS
 
 
 # ---------------------------------------------------------------------------
@@ -39,6 +40,7 @@ _WHY_CADENCE = (
 
 @rule(
     code="SL800",
+    reveals=REVEALS["SL800"],
     name="plan-status-value",
     section="Verification Cadence",
     owner="record",

@@ -18,6 +18,7 @@ from standards_lint.model.recovery import (
 )
 from standards_lint.protocol import TERMINAL_STATES
 from standards_lint.rule import module_rules, report, rule
+from standards_lint.fixes.reveals import REVEALS
 
 
 def _doc_frames(project) -> Iterator[Frame]:
@@ -55,6 +56,7 @@ are `AUDITING`, `SCOPING`, `ARCHITECTING`, `DOCUMENTING`, `REVIEWING_FINAL`,
 
 @rule(
     code="SL510",
+    reveals=REVEALS["SL510"],
     name="documentation-frame-states",
     section="Documentation Cycle Contract",
     owner="state",
@@ -80,6 +82,7 @@ def documentation_frame_states(project):
 
 @rule(
     code="SL511",
+    reveals=REVEALS["SL511"],
     name="documentation-frame-owner",
     section="Documentation Cycle Contract",
     owner="state",
@@ -109,6 +112,7 @@ def documentation_frame_owner(project):
 
 @rule(
     code="SL512",
+    reveals=REVEALS["SL512"],
     name="documentation-frame-failure-type",
     section="Documentation Cycle Contract",
     owner="state",
@@ -156,6 +160,7 @@ def documentation_frame_failure_type(project):
 
 @rule(
     code="SL513",
+    reveals=REVEALS["SL513"],
     name="documentation-frame-rerun-through",
     section="Documentation Cycle Contract",
     owner="state",
@@ -200,6 +205,7 @@ def documentation_frame_rerun_through(project):
 
 @rule(
     code="SL514",
+    reveals=REVEALS["SL514"],
     name="documentation-same-state-frame",
     section="Documentation Cycle Contract",
     owner="state",
@@ -227,6 +233,7 @@ def documentation_same_state_frame(project):
 
 @rule(
     code="SL515",
+    reveals=REVEALS["SL515"],
     name="documentation-rerun-range",
     section="Documentation Cycle Contract",
     owner="state",

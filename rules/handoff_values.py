@@ -18,6 +18,7 @@ from standards_lint.model.state_values import (
 from standards_lint.protocol import FAILURE_TYPES, HANDOFF_KINDS, WORKFLOW_STATES
 from standards_lint.rule import module_rules, replace, report, rule, trim_fix
 from standards_lint.state import HANDOFF_FIELDS
+from standards_lint.fixes.reveals import REVEALS
 
 
 def _handoff_values(st, name: str):
@@ -29,6 +30,7 @@ def _handoff_values(st, name: str):
 
 @rule(
     code="SL220",
+    reveals=REVEALS["SL220"],
     name="handoff-kind-unknown",
     section="Workflow State Reference",
     owner="state",

@@ -19,6 +19,7 @@ from standards_lint.model.cycle import complete_due, complete_holds
 from standards_lint.model.plan import step_ids
 from standards_lint.fixes.spelling import meant_value
 from standards_lint.model.user_styles import persistable_selector
+from standards_lint.fixes.reveals import REVEALS
 
 STATUSES = ("IN_PROGRESS", "BLOCKED", "COMPLETE")
 # Records whose header Status is IN_PROGRESS | BLOCKED | COMPLETE.
@@ -166,6 +167,7 @@ def record_status_missing(project):
 
 @rule(
     code="SL901",
+    reveals=REVEALS["SL901"],
     name="record-status-invalid",
     section="Workflow Artifact Provenance",
     owner="record",

@@ -25,6 +25,7 @@ from standards_lint.provenance import label
 from standards_lint.model.accessors import project_mode
 from standards_lint.model.record_paths import POINTERS, active_work_field, kept_none, normalize_path, path_cycle
 from standards_lint.fixes.records import move_fix, respelt_id_fix
+from standards_lint.fixes.reveals import REVEALS
 
 # The plan's fixed path is also named by Active Work.Development, which is
 # where a wrong file there is reported (SL641/SL642); while Development is
@@ -296,6 +297,7 @@ def duplicate_record(project):
 
 @rule(
     code="SL635",
+    reveals=REVEALS["SL635"],
     name="record-wrong-path",
     section="Workflow Artifact Provenance",
     owner="record",
@@ -434,6 +436,7 @@ def _pointer_checks(project):
 
 @rule(
     code="SL640",
+    reveals=REVEALS["SL640"],
     name="active-work-path-missing",
     section="Active Work",
     owner="state",
@@ -461,6 +464,7 @@ def active_work_path_missing(project):
 
 @rule(
     code="SL641",
+    reveals=REVEALS["SL641"],
     name="active-work-path-other-record",
     section="Workflow Artifact Provenance",
     owner="state",
@@ -490,6 +494,7 @@ def active_work_path_other_record(project):
 
 @rule(
     code="SL642",
+    reveals=REVEALS["SL642"],
     name="development-path-not-fixed",
     section="Active Work",
     owner="state",
@@ -553,6 +558,7 @@ def _none_checks(project):
 
 @rule(
     code="SL643",
+    reveals=REVEALS["SL643"],
     name="active-work-path-none-after-phase",
     section="Active Work",
     owner="state",

@@ -39,6 +39,7 @@ from standards_lint.fixes.recovery import (
     stale_frame_fix,
     stale_frame_fix_for,
 )
+from standards_lint.fixes.reveals import REVEALS
 
 
 _FRAME_HEAD = re.compile(r"^Frame (\d+)$")
@@ -49,6 +50,7 @@ _FRAME_HEAD = re.compile(r"^Frame (\d+)$")
 
 @rule(
     code="SL501",
+    reveals=REVEALS["SL501"],
     name="recovery-active-mismatch",
     section="Recovery Mechanics",
     owner="state",
@@ -169,6 +171,7 @@ def _field_problems(fr: Frame, table):
 
 @rule(
     code="SL505",
+    reveals=REVEALS["SL505"],
     name="recovery-frame-resume-at",
     section="Recovery Mechanics",
     owner="state",
@@ -211,6 +214,7 @@ def recovery_frame_resume_at(project):
 
 @rule(
     code="SL506",
+    reveals=REVEALS["SL506"],
     name="recovery-frame-owner",
     section="Failure Handoffs",
     owner="state",
@@ -296,6 +300,7 @@ def _owner_fix(project, fr: Frame, ft: str) -> Optional[Fix]:
 
 @rule(
     code="SL507",
+    reveals=REVEALS["SL507"],
     name="recovery-active-frame-state",
     section="Recovery Mechanics",
     owner="state",
@@ -348,6 +353,7 @@ def recovery_active_frame_state(project):
 
 @rule(
     code="SL516",
+    reveals=REVEALS["SL516"],
     name="expedited-frame-topology",
     section="Recovery Mechanics",
     owner="state",
@@ -400,6 +406,7 @@ def expedited_frame_topology(project):
 
 @rule(
     code="SL520",
+    reveals=REVEALS["SL520"],
     name="recovery-same-state-frame",
     section="Recovery Mechanics",
     owner="state",

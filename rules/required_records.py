@@ -15,6 +15,7 @@ from standards_lint.holding import holding
 from standards_lint.rule import module_rules, report, rule
 from standards_lint.model.cycle import required_cycle, required_record_problems
 from standards_lint.fixes.records import complete_fix, moved_record_fix
+from standards_lint.fixes.reveals import REVEALS
 
 CONTEXT_PATH = ".standards/CONTEXT.md"
 
@@ -37,6 +38,7 @@ def _emit(project, code, fix=None):
 
 @rule(
     code="SL930",
+    reveals=REVEALS["SL930"],
     name="passed-state-record-missing",
     section="Standard Cycle Completion",
     owner="record",

@@ -23,6 +23,7 @@ from standards_lint.model.accessors import (
 )
 from standards_lint.protocol import WORKFLOW_STATES
 from standards_lint.fixes.recovery import stale_frame_fix
+from standards_lint.fixes.reveals import REVEALS
 
 # Forward Transitions: the state that hands off to AWAITING_USER_SIGNOFF.
 SIGNOFF_SOURCE = {
@@ -59,6 +60,7 @@ def _not_clear_message(ws, frames, entries, ob_active) -> str:
 
 @rule(
     code="SL350",
+    reveals=REVEALS["SL350"],
     name="signoff-with-open-recovery",
     section="Standard Cycle Completion",
     owner="state",

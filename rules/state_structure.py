@@ -50,6 +50,7 @@ from standards_lint.model.record_paths import kept_none
 from standards_lint.model.record_provenance import only_record
 from standards_lint.model.cycle_ids import path_id
 from standards_lint.model.route import ALLOWED_POLICIES, ENTRY_STATE
+from standards_lint.fixes.reveals import REVEALS
 
 TITLE = "S.T.A.N.D.A.R.D.S. Workflow State"
 
@@ -413,6 +414,7 @@ def _where_text(label: str) -> str:
 
 @rule(
     code="SL202",
+    reveals=REVEALS["SL202"],
     name="state-field-missing",
     section="Workflow State Reference",
     owner="state",
@@ -557,6 +559,7 @@ def state_field_missing(project):
 # -- SL203 ----------------------------------------------------------------------
 @rule(
     code="SL203",
+    reveals=REVEALS["SL203"],
     name="state-field-invalid",
     section="Workflow State Reference",
     owner="state",
