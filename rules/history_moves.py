@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from standards_lint.model.acceptance import heading_anchor
+from standards_lint.model.plan import plan_path
 from standards_lint.model.workflow import USER, owner_of
 from standards_lint.rule import module_rules, report, rule
 
@@ -128,8 +129,13 @@ def forged_from(move: Move):
     explanation="""
 **What it does.** Notes a commit whose STATE.md is several moves away from
 the previous version's, when a legal sequence of moves (at most six) leads
-there and ends with the move its handoff records. The note lists the
-sequence.
+there, ends with the move its handoff records, and could have left the later
+tree: every state the sequence leaves with a normal `FORWARD` shows what its
+completion gate requires (its owner's record of the cycle, `COMPLETE` where
+it has a `Status`; the scope, architecture and plan named in `Active Work`).
+The note lists the sequence. Whatever the sequence does (a cycle signed off
+or cancelled, frames pushed and popped, obligations settled in their owning
+state) counts as if each move had been committed.
 
 **Why.** PROTOCOL.md, Handoff Rules: "Every state-changing transition
 persists all applicable [...] changes before further role work and before
@@ -163,19 +169,26 @@ def squashed(move: Move):
 **What it does.** Reports a commit whose handoff names a `From` other than
 the earlier version's state (so it claims moves the history does not show)
 when no legal sequence of at most six moves, ending with the move the
-handoff records, leads from the earlier version to the later one.
+handoff records, leads from the earlier version to the later one and could
+have left the later tree. A sequence that passes a state whose completion
+gate the later tree does not show (a `FORWARD` from `TESTING` with no
+verification report, a plan still `IN_PROGRESS` after a `FORWARD` from
+`DEVELOPING`) explains nothing: the message names the sequence and what is
+missing. (A history that keeps no record under `.standards/docs/`, STATE.md
+alone, is not held to gates.)
 
 **Why.** PROTOCOL.md, Handoff Rules: "Every state-changing transition
 persists all applicable `WorkflowState`, [...] `Handoff`, `Recovery`, and
 `Outstanding Obligations` changes". A squash of legal moves is fine
 (SL1003); a version no sequence of moves can reach was edited by hand
 (Persisted Workflow State, Manual edits: "Editing them by hand is
-unsupported").
+unsupported"). Handoff Rules, 1: "Forward handoff requires the current
+completion gate to pass": a squash that skips a role's work is no squash.
 
 **Fix safety.** No fix.
 """,
-    bad_example="commit 1: `SCOPING`; commit 2: `DEVELOPING`, `Kind`: `FORWARD` `From`: `ARCHITECTING` (greenfield: ARCHITECTING leads to AUDITING)",
-    good_example="commit 2: `AUDITING`, `Kind`: `FORWARD` `From`: `ARCHITECTING`",
+    bad_example="commit 1: `DEVELOPING`, no verification report; commit 2: `REVIEWING_IMPLEMENTATION`, `Kind`: `FORWARD` `From`: `TESTING`, still no report",
+    good_example="commit 2 also holds the plan `COMPLETE` and the verification report `COMPLETE` (a full assessment)",
     help="Find out how the workflow got here; route the skipped work to its owners with FAILURE or USER_REWORK.",
     no_fix_reason=NO_FIX,
     **_COMMON,
@@ -196,7 +209,11 @@ def unexplained(move: Move):
 **What it does.** Reports a recovery frame of the earlier version that the
 later one no longer holds, when the later handoff is not a move that removes
 it: `RESUME` pops the active frame only; `SIGNOFF`, `CANCEL`, `PROMOTE` and
-`NEW_CYCLE` clear the stack.
+`NEW_CYCLE` clear the stack; and no legal sequence of moves ending with the
+recorded one removes it either (a `RESUME` then a new `FAILURE` in one commit
+pops one frame and pushes another: no finding). A frame the later version
+still holds (same `From`, `Owner`, `FailureType`, `Reason`, `ResumeAt`) is
+the same frame, never one popped and pushed again.
 
 **Why.** PROTOCOL.md, Recovery Mechanics: "Preserve nesting. New failure or
 rework during recovery pushes another frame. Never overwrite older frames.
@@ -323,8 +340,11 @@ def cycle_id_reused(move: Move):
     explanation="""
 **What it does.** Reports a cycle record under `.standards/docs/` (found by
 its provenance `Cycle`) that a commit changes or deletes after the commit
-in which its cycle was signed off or cancelled. A Project Reset (STATE.md
-back to the installed state) may delete records.
+in which its cycle was signed off or cancelled: the commit whose explained
+moves sign it off or cancel it, squashed or not (a `SIGNOFF` and the next
+cycle's `NEW_CYCLE` in one commit finish the old cycle there), or whose
+`NEW_CYCLE` leaves it. A Project Reset (STATE.md back to the installed state)
+may delete records.
 
 **Why.** PROTOCOL.md, Active Work: "Never overwrite or repurpose an artifact
 belonging to another cycle."; protocol/user-decisions.md, Start a cycle: "a
@@ -381,6 +401,8 @@ def plan_step_meaning(move: Move):
     b, a = move.before_snapshot, move.after_snapshot
     if b is None or a is None or b.cid != a.cid:
         return
+    if move.after_project is not None and plan_path(move.after_project) not in move.changed:
+        return  # the plan did not change: nothing to compare (and nothing read)
     pb, pa = move.before.plan, move.after.plan
     if pb is None or pa is None or pa.path not in move.changed:
         return

@@ -220,14 +220,32 @@ def test_an_acceptance_id_vanished_or_reused_is_that_finding_at_that_commit(tmp_
 
 
 def test_a_squash_of_legal_moves_is_a_note_listing_the_sequence(tmp_path):
+    """The Scoper's gate passed inside the squash shows in the later tree:
+    the scope persisted in `Active Work.Scope` (Active Work: "Scoper,
+    Architect, and Developer must persist their artifact path before their
+    normal completion gate passes")."""
+    w = Walk(tmp_path)
+    w.start(C1)
+    w.s.update(state="ARCHITECTING", kind="FORWARD", ft="NONE", reason="Squashed.", scope=SCOPE1)
+    w.s["from"] = "SCOPING"
+    sha = w._commit("squash", "Architect", extra={SCOPE1: SCOPE_TEXT})
+    got = findings(tmp_path)
+    assert [(f["code"], f["severity"], f["commit"]) for f in got] == [("SL1003", "info", sha)]
+    assert "FORWARD AUDITING -> SCOPING, FORWARD SCOPING -> ARCHITECTING" in got[0]["message"]
+
+
+def test_a_squash_over_a_gate_the_tree_does_not_show_is_unexplained(tmp_path):
+    """The same squash with the scope written but never persisted in
+    `Active Work.Scope`: the Scoper never passed its gate, so no legal
+    sequence explains the commit (Handoff Rules, 1)."""
     w = Walk(tmp_path)
     w.start(C1)
     w.s.update(state="ARCHITECTING", kind="FORWARD", ft="NONE", reason="Squashed.")
     w.s["from"] = "SCOPING"
-    sha = w._commit("squash", "Architect")
+    sha = w._commit("squash", "Architect", extra={SCOPE1: SCOPE_TEXT})
     got = findings(tmp_path)
-    assert [(f["code"], f["severity"], f["commit"]) for f in got] == [("SL1003", "info", sha)]
-    assert "FORWARD AUDITING -> SCOPING, FORWARD SCOPING -> ARCHITECTING" in got[0]["message"]
+    assert [(f["code"], f["commit"]) for f in got] == [("SL1004", sha)]
+    assert "`SCOPING` was left with `FORWARD`, but `Active Work.Scope` is `NONE`" in got[0]["message"]
 
 
 def test_the_story_of_a_made_history(tmp_path):
@@ -467,3 +485,162 @@ def test_history_markdown_charts_parse_with_mermaid(tmp_path, request):
         assert (got["type"], got["title"]) == ("gantt", cid)
         assert got["tasks"] == tasks, cid
     assert any(t["crit"] for _, tasks in expected for t in tasks)  # failures are drawn
+
+
+# -- issue 34: squashes that could not have happened, and the same shapes done legally ----------
+
+def _shape_history(tmp_path, trees):
+    from tests.moves import chains
+
+    shas = chains.fast_import(tmp_path, {"main": trees})["main"]
+    chains.point_head(tmp_path, "main")
+    return shas, run_history(str(tmp_path), all_history=True, worktree=False)
+
+
+def _errors(result):
+    return [(f["code"], f["commit"]) for f in result.findings if f["severity"] == "error"]
+
+
+def test_a_forged_forward_over_a_missing_report_is_unexplained(tmp_path):
+    """DEVELOPING (blocked) straight to REVIEWING_IMPLEMENTATION, `FORWARD`
+    from TESTING, no verification report at all: the squash FORWARD
+    DEVELOPING -> TESTING, FORWARD TESTING -> REVIEWING_IMPLEMENTATION would
+    need the Tester's gate ("Forward handoff requires the current completion
+    gate to pass", Handoff Rules, 1), which the tree does not show."""
+    from tests.history import shapes
+
+    shas, result = _shape_history(tmp_path, shapes.forged_forward())
+    assert _errors(result) == [("SL1004", shas[-1])]
+    msg = next(f["message"] for f in result.findings if f["code"] == "SL1004")
+    assert shas[-1][:10] in msg and "`TESTING` was left with `FORWARD`, but its verification report" in msg
+    assert "is missing" in msg
+
+
+def test_the_same_forward_squash_with_its_gates_passed_is_a_note(tmp_path):
+    from tests.history import shapes
+
+    shas, result = _shape_history(tmp_path, shapes.legal_forward_squash())
+    assert _errors(result) == []
+    assert [(f["code"], f["commit"]) for f in result.findings] == [("SL1003", shas[-1])]
+
+
+def test_a_record_of_a_cycle_signed_off_in_a_squash_is_finished(tmp_path):
+    """SIGNOFF and NEW_CYCLE in one commit: the old cycle is finished from
+    that commit, so a later edit of its verification report (Status back to
+    IN_PROGRESS) is SL1021 at the editing commit."""
+    from tests.history import shapes
+
+    shas, result = _shape_history(tmp_path, shapes.signed_off_and_next_cycle(edit_finished=True))
+    assert _errors(result) == [("SL1021", shas[-1])]
+    f = next(f for f in result.findings if f["code"] == "SL1021")
+    assert shas[1][:10] in f["message"] and f["path"].startswith(".standards/docs/verification/")
+    data = __import__("standards_lint.history.story", fromlist=["build"]).build(result)
+    old = data["cycles"][0]
+    assert old["finished"]["state"] == "SIGNED_OFF" and old["finished"]["commit"] == shas[1]
+
+
+def test_the_new_cycles_own_record_written_after_the_squash_is_clean(tmp_path):
+    from tests.history import shapes
+
+    shas, result = _shape_history(tmp_path, shapes.signed_off_and_next_cycle(edit_finished=False))
+    assert _errors(result) == []
+
+
+@pytest.mark.parametrize("shape", ["two_failures_in_one_commit", "resume_then_failure_in_one_commit",
+                                   "cancel_and_next_cycle_after_sign_off"])
+def test_legal_squashes_are_not_called_illegal(tmp_path, shape):
+    """Recovery Mechanics, 2: "New failure or rework during recovery pushes
+    another frame"; 4: RESUME pops the frame; user-decisions.md: a cycle may
+    be cancelled and the next one started.  Made in one commit, committed
+    move by move, or split: no error."""
+    from tests.history import shapes
+    from tests.moves import chains
+
+    trees = getattr(shapes, shape)()
+    n = len(trees) - 1
+    branches = {"each": trees, "whole": [trees[0], trees[-1]]}
+    branches.update({f"split-{k}": [trees[0], trees[k], trees[-1]] for k in range(1, n)})
+    chains.fast_import(tmp_path, branches)
+    notes = {}
+    for name in branches:
+        chains.point_head(tmp_path, name)
+        result = run_history(str(tmp_path), all_history=True, worktree=False)
+        assert _errors(result) == [], (name, result.findings)
+        notes[name] = [f["code"] for f in result.findings]
+    assert notes["each"] == [] and ["SL1003"] in notes.values()  # the squash is a note, one by one is nothing
+
+
+def test_the_second_real_project_has_no_error_and_both_cycles_told(tmp_path):
+    """../shared/corpus/kgforedglobal/: its 19 STATE.md versions committed
+    over its newest tree in the order its README gives.  Its squashes (a
+    SIGNOFF and the next NEW_CYCLE in one commit; a FORWARD, FAILURE and
+    RESUME in another) are legal, and their gates show in its records."""
+    from standards_lint.history import story
+    from tests.history import kgforedglobal as kg
+
+    if not kg.CORPUS.is_dir():
+        pytest.skip("the corpus is not here")
+    repo, shas = kg.build(tmp_path)
+    result = run_history(str(tmp_path), all_history=True)
+    assert [f for f in result.findings if f["severity"] != "info"] == []
+    assert len(shas) == 19
+    data = story.build(result)
+    first, second = data["cycles"]
+    assert first["id"].startswith("add-opt-in-curriculum") and first["finished"]["state"] == "SIGNED_OFF"
+    assert first["finished"]["commit"] == shas["d7bd41a2"]  # SIGNOFF squashed with the next NEW_CYCLE
+    assert second["id"].startswith("run-and-validate") and second["finished"] is None
+
+
+def test_a_framework_upgrade_is_no_move(tmp_path):
+    """A commit that only upgrades the framework (VERSION.json, PROTOCOL.md,
+    runtime files) moves nothing and gives no finding; the story says so."""
+    from standards_lint.history import story
+
+    w = Walk(tmp_path)
+    w.start(C1)
+    w.forward()
+    sha = w.repo.commit({".standards/VERSION.json": '{\n  "framework": "S.T.A.N.D.A.R.D.S.",\n  "version": "0.12.1"\n}\n',
+                         ".standards/PROTOCOL.md": "<!-- standards:framework-owned -->\n\n# Protocol 0.12.1\n",
+                         ".standards/bin/cycle.mjs": "// runtime\n"}, "upgrade the framework", author="User")
+    w.forward()
+    result = run_history(str(tmp_path), all_history=True)
+    assert result.findings == []
+    data = story.build(result)
+    cy = data["cycles"][0]
+    assert cy["upgrades"] == [{"commit": sha, "date": cy["upgrades"][0]["date"], "author": "User",
+                               "version": "0.12.1", "from_version": "0.11.0",
+                               "paths": [".standards/PROTOCOL.md", ".standards/VERSION.json",
+                                         ".standards/bin/cycle.mjs"]}]
+    assert f"framework upgraded to 0.12.1 (from 0.11.0) at {sha[:8]}: no move" in story.as_text(data)
+    assert cy["moves"] == 3 and cy["commits"] == 3  # the upgrade is no move and no commit of the cycle
+
+
+@pytest.mark.parametrize("sub", ["", "services/proj"])
+def test_github_and_sarif_point_at_the_later_version_from_the_repository_root(tmp_path, sub):
+    """`--format github` annotations and SARIF results of history findings
+    name the file from the repository root (the project may sit in a
+    subfolder) and the line of the later version."""
+    from standards_lint.history import story
+    from tests.history import shapes
+    from tests.moves import chains
+
+    trees = shapes.forged_forward()
+    pre = f"{sub}/" if sub else ""
+    chains.fast_import(tmp_path, {"main": [{pre + k: v for k, v in t.items()} for t in trees]})
+    chains.point_head(tmp_path, "main")
+    (tmp_path / pre / ".standards").mkdir(parents=True, exist_ok=True)
+    result = run_history(str(tmp_path / sub) if sub else str(tmp_path), all_history=True, worktree=False)
+    data = story.build(result)
+    later = trees[-1][".standards/STATE.md"].splitlines()
+    line = next(i for i, x in enumerate(later, 1) if "`From`: `TESTING`" in x)
+    (f,) = [f for f in data["findings"] if f["code"] == "SL1004"]
+    assert (f["path"], f["line"]) == (".standards/STATE.md", line)
+    gh = [x for x in story.as_github(data).splitlines() if x.startswith("::error ")]
+    assert gh and gh[0].startswith(f"::error file={pre}.standards/STATE.md,line={line},")
+    sarif = json.loads(story.as_sarif(data))
+    (res,) = [r for r in sarif["runs"][0]["results"] if r["ruleId"] == "SL1004"]
+    loc = res["locations"][0]["physicalLocation"]
+    assert loc["artifactLocation"] == {"uri": f"{pre}.standards/STATE.md", "uriBaseId": "%SRCROOT%"}
+    assert loc["region"]["startLine"] == line and res["properties"]["commit"] == f["commit"]
+    assert sarif["runs"][0]["originalUriBaseIds"]["%SRCROOT%"]["uri"] == tmp_path.resolve().as_uri() + "/"
+    assert sarif["runs"][0]["tool"]["driver"]["rules"][res["ruleIndex"]]["id"] == "SL1004"

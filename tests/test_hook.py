@@ -302,3 +302,44 @@ def test_a_repository_without_a_commit_still_gets_the_lint_list(tmp_path, env):
     status, err, _ = stop(claude_event(root), env, tmp_path)
     assert status == 2 and "SL501 .standards/STATE.md:" in err and "internal error" not in err
     assert "history --since HEAD" not in err  # no move check ran
+
+
+def _turn(tmp_path, env, trees):
+    """A project whose last commit holds ``trees[0]`` and whose working tree
+    is ``trees[-1]`` (the turn's moves, uncommitted)."""
+    root = tmp_path / "turn"
+    root.mkdir()
+    write_tree(root, trees[0])
+    git(root, "init", "-q", env=env)
+    git(root, "add", "-A", env=env)
+    git(root, "commit", "-q", "-m", "before the turn", env=env)
+    for rel in trees[0]:
+        if rel not in trees[-1]:
+            (root / rel).unlink()
+    write_tree(root, trees[-1])
+    return root
+
+
+def test_a_turn_that_forges_a_handoff_over_a_missing_report_is_sent_back(tmp_path, env):
+    """The Stop hook's move check is the history's explanation: DEVELOPING
+    straight to REVIEWING_IMPLEMENTATION with `From: TESTING` and no
+    verification report is no squash the tree could come from (SL1004), and
+    the message says which gate is missing."""
+    from .history import shapes
+
+    root = _turn(tmp_path, env, shapes.forged_forward())
+    status, err, _ = stop(claude_event(root), env, tmp_path)
+    assert status == 2, err
+    line = next(x for x in err.splitlines() if x.startswith("- SL1004 "))
+    assert "-> the working tree:" in line and "`TESTING` was left with `FORWARD`, but its verification report" in line
+
+
+def test_a_turn_that_squashes_legal_moves_is_not_sent_back_for_the_move(tmp_path, env):
+    """The same two forward handoffs made with their gates passed, left
+    uncommitted in one turn: no history finding joins the lint's."""
+    from .history import shapes
+
+    root = _turn(tmp_path, env, shapes.legal_forward_squash())
+    status, err, _ = stop(claude_event(root), env, tmp_path)
+    assert "- SL10" not in err, err
+    assert status == 0, err

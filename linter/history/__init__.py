@@ -18,7 +18,8 @@ __all__ = ["HistoryError", "HistoryResult", "main", "run_history"]
 
 
 def main(argv: list) -> "tuple[int, str]":
-    """``standards-lint history [PATH] [--since REV] [--all] [--format F]``:
+    """``standards-lint history [PATH] [--since REV] [--all] [--format F]``
+    (text, json, markdown, github, sarif):
     (exit status, output).  Status 1 when an error finding exists, 2 when
     the history cannot be read (the message goes to stderr)."""
     import argparse
@@ -34,7 +35,7 @@ def main(argv: list) -> "tuple[int, str]":
                    help="check the moves after this commit (e.g. a pull request's base); default: from the "
                         "first commit of the active cycle")
     p.add_argument("--all", action="store_true", dest="all_history", help="the whole history")
-    p.add_argument("--format", choices=("text", "json", "markdown", "github"), default="text")
+    p.add_argument("--format", choices=("text", "json", "markdown", "github", "sarif"), default="text")
     p.add_argument("--no-worktree", action="store_true",
                    help="stop at HEAD: leave uncommitted changes of .standards/ out")
     try:
@@ -49,5 +50,5 @@ def main(argv: list) -> "tuple[int, str]":
         return 2, ""
     data = story.build(result)
     render = {"text": story.as_text, "json": story.as_json, "markdown": story.as_markdown,
-              "github": story.as_github}[args.format]
+              "github": story.as_github, "sarif": story.as_sarif}[args.format]
     return (1 if result.error_count else 0), render(data)

@@ -6,10 +6,11 @@ from __future__ import annotations
 from typing import Optional
 
 from ..model import model_of
-from ..model.moves import Move, is_move, snapshot
+from ..model.moves import is_move, snapshot
 from ..parser import parse_markdown
 from ..project import Project, find_root
 from ..source import ReadError, TooLarge
+from .explain import HistoryMove, explain, finished_by
 from .git import GitHistory, HistoryError, Version
 
 STATE = ".standards/STATE.md"
@@ -81,17 +82,37 @@ class Point:
 
 
 class Checked:
-    """One move checked: the two points, the Move, its findings."""
+    """One move checked: the two points, the Move, its findings; *upgrade*:
+    the commit only upgraded the framework (its runtime files), no move."""
 
-    __slots__ = ("before", "after", "move", "findings")
+    __slots__ = ("before", "after", "move", "findings", "upgrade")
 
-    def __init__(self, before: Point, after: Point, move: Move, findings: list):
+    def __init__(self, before: Point, after: Point, move: HistoryMove, findings: list, upgrade=None):
         self.before, self.after, self.move, self.findings = before, after, move, findings
+        self.upgrade = upgrade
+
+
+# What the framework installs and upgrades (Runtime Tools and Hooks;
+# installation.md): never a workflow move.
+FRAMEWORK_FILES = (".standards/PROTOCOL.md", ".standards/VERSION.json", ".standards/INSTALLATION.json")
+FRAMEWORK_FOLDERS = (".standards/protocol/", ".standards/bin/", ".standards/templates/", ".standards/skills/",
+                     ".standards/hooks/", ".standards/lib/")
+
+
+def framework_upgrade(changed) -> "Optional[tuple]":
+    """The paths of a commit that changed only framework-owned runtime files
+    (an upgrade), else None."""
+    if not changed:
+        return None
+    if all(rel in FRAMEWORK_FILES or rel.startswith(FRAMEWORK_FOLDERS) for rel in changed):
+        return tuple(changed)
+    return None
 
 
 class HistoryResult:
-    def __init__(self, root, points, checked, start, warnings, range_label):
+    def __init__(self, root, points, checked, start, warnings, range_label, prefix=""):
         self.root = root
+        self.prefix = prefix  # the project's folder inside the repository ("" at its top)
         self.points = points  # every version read (oldest first)
         self.checked = checked  # the moves in range
         self.start = start  # index of the first version in range
@@ -145,18 +166,27 @@ def run_history(path: str, *, since: Optional[str] = None, all_history: bool = F
     for i, p in enumerate(points):
         if i > 0:
             before = points[i - 1]
+            move = None
             if i >= max(start, 1):
-                move = Move(before.model, p.model, before.version.commit, p.version.commit,
-                            changed=p.version.changed, finished=finished, cycles_seen=seen,
-                            record_cycle=_record_cycles(before, p), before_project=before.project,
-                            after_project=p.project)
+                move = HistoryMove(before.model, p.model, before.version.commit, p.version.commit,
+                                   changed=p.version.changed, finished=finished, cycles_seen=seen,
+                                   record_cycle=_record_cycles(before, p), before_project=before.project,
+                                   after_project=p.project, snapshots=(before.snap, p.snap))
                 move.unreadable = (p.state_exists and p.snap is None, before.state_exists and before.snap is None)
-                checked.append(Checked(before, p, move, _run(rules, move, p)))
+                upgrade = framework_upgrade(p.version.changed)
+                checked.append(Checked(before, p, move, [] if upgrade else _run(rules, move, p), upgrade))
             if before.snap is not None:
                 seen.add(before.snap.cid)
+            # what this commit's moves finish, as if committed one by one
+            if before.snap is not None and p.snap is not None:
+                e = move.explanation if move is not None else None
+                if move is None and before.snap.cid != p.snap.cid:  # before the range: only a new cycle matters
+                    e = explain(before.snap, p.snap)
+                for cid in finished_by(before.snap, p.snap, e):
+                    finished.setdefault(cid, p.version.commit.sha)
         if p.snap is not None and p.snap.terminal and p.snap.cid not in finished:
             finished[p.snap.cid] = p.version.commit.sha
-    return HistoryResult(root, points, checked, start, gh.warnings, label)
+    return HistoryResult(root, points, checked, start, gh.warnings, label, gh.prefix)
 
 
 def _record_cycles(before: Point, after: Point) -> dict:

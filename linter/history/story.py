@@ -53,7 +53,8 @@ def build(result) -> dict:
         if cid not in by_id:
             by_id[cid] = {"id": cid, "mode": None, "states": [], "failures": [], "user_rework": [], "promotions": [],
                           "blocks": [], "time_in_state": {}, "moves": 0, "commits": 0, "squashed_commits": 0,
-                          "finished": None, "findings": 0, "_open": {}, "_block": None, "_visited": []}
+                          "finished": None, "upgrades": [], "findings": 0, "_open": {}, "_block": None,
+                          "_visited": []}
             cycles.append(by_id[cid])
         return by_id[cid]
 
@@ -72,9 +73,16 @@ def build(result) -> dict:
                                   "corrected_by": _role(f.owner), "commit": None, "date": None, "rerun": [],
                                   "returned_at": None, "returned_commit": None, "seconds_to_return": None,
                                   "open": True, "_visited": []}
+    upgrades: list = []
     for c in result.checked:
         a, b = c.after.snap, c.before.snap
         commit = c.after.version.commit
+        if getattr(c, "upgrade", None):  # the framework's runtime files only: no move
+            ev = _upgrade(c, commit)
+            upgrades.append(ev)
+            if b is not None and not b.installed:
+                cycle_for(b.cid)["upgrades"].append(ev)
+            continue
         if a is None or a.installed:
             continue
         cy = cycle_for(a.cid)
@@ -83,7 +91,13 @@ def build(result) -> dict:
         cy["findings"] += len(c.findings)
         steps = _steps(c) if b is not None else []
         if b is not None and b.cid != a.cid:  # the move into this cycle: keep the steps from NEW_CYCLE on
+            # the earlier cycle's steps come first, this cycle's from its own start (a cycle begun and
+            # ended inside the commit in between is neither's)
             idx = next((i for i, s in enumerate(steps) if s.kind in ("NEW_CYCLE", "INITIAL")), None)
+            last = next((i for i in range(len(steps) - 1, -1, -1) if steps[i].kind in ("NEW_CYCLE", "INITIAL")),
+                        None)
+            if last is not None and last != idx:
+                steps = steps[:idx] + steps[last:]
             prev = by_id.get(b.cid)
             if prev is not None and idx:  # the earlier cycle's own end (SIGNOFF, CANCEL) squashed in
                 for s in steps[:idx]:
@@ -153,8 +167,23 @@ def build(result) -> dict:
             s["seconds"] = _secs(s["date"], nxt) if nxt else None
             if s["seconds"] is not None:
                 cy["time_in_state"][s["state"]] = cy["time_in_state"].get(s["state"], 0) + s["seconds"]
-    return {"schema": SCHEMA_VERSION, "root": result.root, "range": result.range_label,
-            "warnings": list(result.warnings), "findings": result.findings, "cycles": cycles}
+    return {"schema": SCHEMA_VERSION, "root": result.root, "repository_path": getattr(result, "prefix", ""),
+            "range": result.range_label, "warnings": list(result.warnings), "findings": result.findings,
+            "cycles": cycles, "upgrades": upgrades}
+
+
+def _version(point) -> Optional[str]:
+    try:
+        v = json.loads(point.project.text(".standards/VERSION.json") or "null")
+    except (ValueError, TypeError):
+        return None
+    return v.get("version") if isinstance(v, dict) and isinstance(v.get("version"), str) else None
+
+
+def _upgrade(c, commit) -> dict:
+    """A commit that changed only the framework's runtime files."""
+    return {"commit": commit.sha, "date": commit.date, "author": commit.author, "version": _version(c.after),
+            "from_version": _version(c.before), "paths": sorted(c.upgrade)}
 
 
 def _entry(state, commit, kind, frm, squashed) -> dict:
@@ -237,6 +266,8 @@ def as_text(data: dict) -> str:
                        f"{ev['corrected_by']}{rerun}; {ret}: {ev['reason']}")
         for p in cy["promotions"]:
             out.append(f"  promoted at {_short(p['commit'])} from {p['from']}: {p['reason']}")
+        for u in cy["upgrades"]:
+            out.append(f"  {_upgrade_words(u)}")
         for b in cy["blocks"]:
             out.append(f"  blocked in {b['state']} from {_short(b['commit'])} to {_short(b['until_commit'])} "
                        f"({_dur(b['seconds'])}): {b['question']}")
@@ -267,6 +298,12 @@ def _mermaid(cy: dict) -> list:
     return lines
 
 
+def _upgrade_words(u: dict) -> str:
+    to = f" to {u['version']}" if u["version"] else ""
+    was = f" (from {u['from_version']})" if u["from_version"] and u["from_version"] != u["version"] else ""
+    return f"framework upgraded{to}{was} at {_short(u['commit'])}: no move ({', '.join(u['paths'])})"
+
+
 def as_markdown(data: dict) -> str:
     out = [f"# History ({data['range']})", ""]
     out += [f"> warning: {w}" for w in data["warnings"]]
@@ -290,6 +327,8 @@ def as_markdown(data: dict) -> str:
                 out.append(f"| {ev['kind']} {ev['failure_type']} | {who} | {ev['from']} | {ev['corrected_by']} | "
                            f"{', '.join(ev['rerun']) or '-'} | "
                            f"{'open' if ev['open'] else _dur(ev['seconds_to_return'])} | {ev['reason']} |")
+        for u in cy["upgrades"]:
+            out.append(f"\n- {_upgrade_words(u)}")
         for p in cy["promotions"]:
             out.append(f"\n- promoted at `{_short(p['commit'])}` from {p['from']}: {p['reason']}")
         for b in cy["blocks"]:
@@ -306,9 +345,9 @@ def as_markdown(data: dict) -> str:
 def as_github(data: dict) -> str:
     """GitHub Actions workflow commands, one annotation per finding, its
     path from the repository root (as the lint's ``--format github``)."""
-    from ..output import _gh_escape_data, _gh_escape_prop, repository_prefix
+    from ..output import _gh_escape_data, _gh_escape_prop
 
-    prefix = repository_prefix(data["root"])
+    prefix = _prefix(data)
     kinds = {"error": "error", "warning": "warning", "info": "notice"}
     out = []
     for f in data["findings"]:
@@ -317,3 +356,61 @@ def as_github(data: dict) -> str:
         msg = f"{f['code']} {f['message']}" + (f"\n{f['help']} (owner: {f['owner']})" if f.get("help") else "")
         out.append(f"::{kinds.get(f['severity'], 'warning')} {','.join(props)}::{_gh_escape_data(msg)}")
     return "\n".join(out) + ("\n" if out else "")
+
+
+def _prefix(data: dict) -> str:
+    """The project's folder from the repository root, as git gave it to the
+    history (GitHub resolves annotation and SARIF paths from there)."""
+    if "repository_path" in data:
+        return data["repository_path"] + "/" if data["repository_path"] else ""
+    from ..output import repository_prefix
+
+    return repository_prefix(data["root"])
+
+
+def as_sarif(data: dict, rules=None) -> str:
+    """SARIF 2.1.0 of the history findings: each at the file and line of
+    the later version, from the repository root (``%SRCROOT%``), with both
+    commits as result properties; the history rules as descriptors."""
+    import hashlib
+    from pathlib import Path
+
+    from .. import __version__
+    from ..sarif import LEVELS, _descriptor, _uri
+    from .run import history_rules
+
+    rules = list(rules if rules is not None else history_rules())
+    index = {r.code: i for i, r in enumerate(rules)}
+    prefix = _prefix(data)
+    results = []
+    for f in data["findings"]:
+        key = "\0".join((f["code"], f["commit"], f["path"], f["message"])).encode("utf-8", "surrogateescape")
+        res = {
+            "ruleId": f["code"],
+            "level": LEVELS.get(f["severity"], "warning"),
+            "message": {"text": f["message"]},
+            "locations": [{"physicalLocation": {
+                "artifactLocation": {"uri": _uri(prefix + f["path"]), "uriBaseId": "%SRCROOT%"},
+                "region": {"startLine": f["line"], "startColumn": f["column"]}}}],
+            "partialFingerprints": {"standardsLintHistoryHash/v1": hashlib.sha256(key).hexdigest()[:32]},
+            "properties": {"protocolSection": f["section"], "owner": f["owner"], "commit": f["commit"],
+                           "beforeCommit": f["before_commit"], **({"help": f["help"]} if f.get("help") else {})},
+        }
+        if f["code"] in index:
+            res["ruleIndex"] = index[f["code"]]
+        results.append(res)
+    top = Path(data["root"])
+    for _ in prefix.strip("/").split("/") if prefix else ():
+        top = top.parent
+    log = {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {"name": "standards-lint", "version": __version__, "semanticVersion": __version__,
+                                "rules": [_descriptor(r) for r in rules]}},
+            "automationDetails": {"id": "standards-lint/history/"},
+            "originalUriBaseIds": {"%SRCROOT%": {"uri": top.as_uri().rstrip("/") + "/"}},
+            "results": results,
+        }],
+    }
+    return json.dumps(log, indent=2, ensure_ascii=False) + "\n"

@@ -367,7 +367,12 @@ def test_a_legal_move_passes_the_hooks_move_check(tmp_path, start, move):
     pytest.param(cancelled, lambda t: E.new_cycle(t, NEW_ID, mode="EXPEDITED", policy="NONE", state="SCOPING"),
                  "(an `EXPEDITED` cycle starts in `DEVELOPING` or `AUDITING`)", id="expedited-entry"),
     pytest.param(in_testing_full, lambda t: E.route_failure(t, "IMPLEMENTATION", "DEVELOPING", push=False),
-                 "(an `IMPLEMENTATION` failure routes to `DEVELOPING` in `STANDARD`, with a frame pushed)",
+                 # the move's kind and target are right: the message says what it left undone, never that
+                 # the failure routes where it went (issue 34: a message that contradicts its verdict)
+                 "as recorded: a `FAILURE` to another state pushes a frame with From and ResumeAt `TESTING`, Owner "
+                 "`DEVELOPING`, RerunThrough `NONE` on top of the frames there (Recovery Mechanics, 1 and 2), so the "
+                 "stack would be `TESTING -> DEVELOPING` (IMPLEMENTATION, ResumeAt `TESTING`, RerunThrough `NONE`); "
+                 "the later version has no frame",
                  id="failure-without-frame"),
 ])
 def test_an_illegal_ending_or_start_says_why(tmp_path, start, move, reason):
