@@ -6,7 +6,7 @@
     standards-lint plugins
     standards-lint hook stop | hook print-config --client claude|codex
     standards-lint status [PATH] [--format text|json|markdown]
-    standards-lint history [PATH] [--since REV] [--all] [--format text|json|markdown]
+    standards-lint history [PATH] [--since REV] [--all] [--format text|json|markdown|github|sarif]
     standards-lint server          (the language server; the `server` extra)
     standards-lint mcp             (the MCP server; the `mcp` extra) | mcp print-config --client claude|codex
 """
@@ -61,7 +61,7 @@ def _parser() -> argparse.ArgumentParser:
         description="Lint the S.T.A.N.D.A.R.D.S. workflow files of a project (.standards/).",
         epilog="Other commands: `standards-lint rules`, `standards-lint rule CODE`, `standards-lint plugins`, "
                "`standards-lint status [PATH] [--format text|json|markdown]`, "
-               "`standards-lint history [PATH] [--since REV] [--all] [--format text|json|markdown]`, "
+               "`standards-lint history [PATH] [--since REV] [--all] [--format text|json|markdown|github|sarif]`, "
                "`standards-lint hook stop`, `standards-lint hook print-config --client claude|codex`, "
                "`standards-lint server`, `standards-lint mcp`, `standards-lint mcp print-config --client claude|codex`.",
     )
