@@ -33,7 +33,7 @@ def failing_cases(name: str):
 
 
 def measure(cases, registry, base):
-    from standards_lint.engine import lint
+    from standards_lint.engine.run import lint
 
     total = with_fix = safe = 0
     no_fix = Counter()
@@ -66,7 +66,7 @@ def _line(label: str, m: dict) -> str:
 
 
 def main(argv=None) -> int:
-    from standards_lint.engine import load_registry
+    from standards_lint.engine.run import load_registry
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--file", action="append", help="only these case files")

@@ -25,7 +25,7 @@ the default (warm cache: a re-run of an unchanged project) and, for
 list in ``--help`` is skipped. Each timed run's own peak RSS is taken from
 ``os.wait4``. Also measured: the interpreter floor (``python -c pass``,
 ``standards-lint --version``) and the in-process time of one
-``standards_lint.engine.lint()`` call on mcp-latest.
+``standards_lint.engine.run.lint()`` call on mcp-latest.
 
 Usage::
 
@@ -319,7 +319,7 @@ def time_mode(root: Path, flags: list[str], runs: int, warmup: bool, md_files: i
 
 def in_process(root: Path, runs: int) -> dict:
     """Median time of one ``lint()`` call with the registry already loaded."""
-    from standards_lint.engine import lint, load_registry
+    from standards_lint.engine.run import lint, load_registry
 
     load_registry()
     lint(str(root))  # warm-up

@@ -23,7 +23,7 @@ or, for a module inside the project itself, list it in the configuration
 (``plugins = ["tools.standards_rules"]``; it is imported with the project
 root on ``sys.path``, only when the configuration asks).
 
-Hooks (see :mod:`standards_lint.hookspecs`): ``standards_lint_rules()`` returns
+Hooks (see :mod:`standards_lint.engine.hookspecs`): ``standards_lint_rules()`` returns
 the rules; ``standards_lint_configure(options)`` receives the plugin's table
 ``[tool.standards-lint.plugin-options.<entry-point name>]``.
 
@@ -35,7 +35,7 @@ missing, repeated or invalid.  These names are stable: a plugin may rely on
 them across releases.
 """
 
-from .ast import (
+from .syntax.ast import (
     Code,
     Comment,
     ConflictMarker,
@@ -48,8 +48,8 @@ from .ast import (
     Prose,
     Span,
 )
-from .findings import Edit, Finding, Fix
-from .hookspecs import hookimpl, hookspec
+from .engine.findings import Edit, Finding, Fix
+from .engine.hookspecs import hookimpl, hookspec
 from .model import (
     GATE_RECORDS,
     INVALID,
@@ -68,9 +68,9 @@ from .model import (
     model_of,
     owner_of,
 )
-from .project import Project
-from .provenance import Provenance, ProvenanceLine
-from .protocol import (
+from .engine.project import Project
+from .syntax.provenance import Provenance, ProvenanceLine
+from .syntax.protocol import (
     ARTIFACT_TYPES,
     CYCLE_ID_RE,
     CYCLE_MODES,
@@ -80,9 +80,9 @@ from .protocol import (
     WORKFLOW_STATES,
     record_path,
 )
-from .records import Record
-from .rule import Diagnostic, Rule, module_rules, replace, report, rule
-from .state import StateModel
+from .syntax.records import Record
+from .engine.rule import Diagnostic, Rule, module_rules, replace, report, rule
+from .syntax.state import StateModel
 
 __all__ = [
     "ARTIFACT_TYPES",

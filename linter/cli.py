@@ -32,7 +32,7 @@ def _codes(value: str) -> list[str]:
 
 
 def _role(value: str) -> str:
-    from .protocol import ROLES
+    from .syntax.protocol import ROLES
 
     role = value.strip().upper()
     if role not in ROLES:
@@ -138,11 +138,11 @@ def _err(msg: str) -> int:
 def main(argv: "list[str] | None" = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == HOOK:
-        from .hook import main as hook_main
+        from .agents.hook import main as hook_main
 
         return hook_main(argv[1:])
     if argv and argv[0] == STATUS:
-        from .status import main as status_main
+        from .status.document import main as status_main
 
         try:
             status, out = status_main(argv[1:])
@@ -166,18 +166,18 @@ def main(argv: "list[str] | None" = None) -> int:
         _emit(out)
         return status
     if argv and argv[0] == SERVER:
-        from .server import main as server_main
+        from .lsp.server import main as server_main
 
         return server_main(argv[1:])
     if argv and argv[0] == MCP:
-        from .mcp import main as mcp_main
+        from .agents.mcp import main as mcp_main
 
         return mcp_main(argv[1:])
     if argv and argv[0] in SUBCOMMANDS:
         import contextlib
         import io
 
-        from .catalogue import run_subcommand
+        from .output.catalogue import run_subcommand
 
         buf = io.StringIO()  # written at once, so a closed pipe is handled in one place
         with contextlib.redirect_stdout(buf):
@@ -192,17 +192,17 @@ def main(argv: "list[str] | None" = None) -> int:
     except BrokenPipeError:  # --help or --version into a closed pipe
         _pipe_closed(sys.stdout)
         return 0
-    from . import output
+    from .output import formats as output
 
     color = output.use_color(args.color)
-    from .source import find_root
+    from .syntax.source import find_root
 
     root = find_root(args.path)
     if root is None:
         return _err(f"no .standards/ folder at or above {args.path}")
     run_key = None
     if not (args.fix or args.diff or args.no_cache):
-        from . import cache
+        from .engine import cache
 
         if cache.enabled():
             options = [f"{k}={v}" for k, v in sorted(vars(args).items()) if k != "path"]
@@ -218,7 +218,7 @@ def main(argv: "list[str] | None" = None) -> int:
                 if err:
                     _emit(err, sys.stderr)
                 return status
-    from .config import ConfigError, load_config, validate_codes
+    from .engine.config import ConfigError, load_config, validate_codes
 
     try:
         config = load_config(root, path=args.config, isolated=args.isolated)
@@ -234,7 +234,7 @@ def main(argv: "list[str] | None" = None) -> int:
             config.cache = False
         if args.output_format is not None:
             config.output_format = args.output_format
-        from .engine import LINTER_CODES, registry_for
+        from .engine.run import LINTER_CODES, registry_for
 
         registry = registry_for(root, config.plugins)
         known = {r.code for r in registry.rules} | set(LINTER_CODES)
@@ -244,11 +244,11 @@ def main(argv: "list[str] | None" = None) -> int:
     fmt = args.format or config.format or "text"
     out_fmt = config.output_format or output.default_output_format()
     try:
-        from .engine import lint
+        from .engine.run import lint
 
         fix_note = ""
         if args.fix or args.diff:
-            from .fixer import fix_project, unified_diff
+            from .fixes.fixer import fix_project, unified_diff
 
             report, result = fix_project(root, unsafe=args.unsafe_fixes, write=not args.diff,
                                          use_git=not args.no_git, registry=registry, config=config,
@@ -269,13 +269,13 @@ def main(argv: "list[str] | None" = None) -> int:
         elif fmt == "json":
             out = output.render_json(result, args.role)
         elif fmt == "sarif":
-            from .sarif import render_sarif
+            from .output.sarif import render_sarif
 
             out = render_sarif(result, docs_url=config.docs_url)
         elif fmt == "github":
             out = output.render_github(result)
         else:
-            from .links import rule_url
+            from .engine.links import rule_url
 
             def doc_link(code: str):
                 return rule_url(code, config.docs_url)

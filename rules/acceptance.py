@@ -29,8 +29,8 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-from standards_lint.findings import Edit, Fix
-from standards_lint.rule import module_rules, report, rule
+from standards_lint.engine.findings import Edit, Fix
+from standards_lint.engine.rule import module_rules, report, rule
 from standards_lint.model.acceptance import Scan, analysis, other_files, record_scan, traced
 from standards_lint.fixes.acceptance import (
     definition_fix,
@@ -382,7 +382,7 @@ the current state's own records, the records of states the cycle has passed
 checks at Reviewer entry and sign-off. The turn-end check (`--turn-end`)
 leaves the current state's own records to its role and, during recovery,
 holds those of the state named in `Handoff.From` after a `FORWARD`,
-`CHECKPOINT`, `RESUME` or `FAILURE` handoff (`standards_lint.holding`).
+`CHECKPOINT`, `RESUME` or `FAILURE` handoff (`standards_lint.model.holding`).
 
 **Why.** PROTOCOL.md, Acceptance Traceability, rule 7: "Tester accounts for
 every current ID with verification evidence, a blocker, or [...] a pending

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from typing import Optional, Union
 
-from standards_lint.ast import Field, ListItem
-from standards_lint.findings import Edit, Fix
+from standards_lint.syntax.ast import Field, ListItem
+from standards_lint.engine.findings import Edit, Fix
 from standards_lint.fixes.state import remove_field_span
 from standards_lint.model.state_values import STATE_PATH, state_fields, state_model, state_value
-from standards_lint.protocol import CYCLE_ID_RE
-from standards_lint.rule import module_rules, replace, report, rule
+from standards_lint.syntax.protocol import CYCLE_ID_RE
+from standards_lint.engine.rule import module_rules, replace, report, rule
 from standards_lint.model.record_provenance import project_records
 from standards_lint.fixes.reveals import REVEALS
 

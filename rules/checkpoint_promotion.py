@@ -8,7 +8,7 @@ import re
 
 from standards_lint.model.accessors import holds_value
 from standards_lint.model.handoff import handoff_view, value_at
-from standards_lint.rule import module_rules, report, rule
+from standards_lint.engine.rule import module_rules, report, rule
 
 
 CHECKPOINT_EXCHANGES = (("DEVELOPING", "TESTING"), ("TESTING", "DEVELOPING"))

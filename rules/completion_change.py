@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from standards_lint.model.handoff import handoff_view, value_at
 from standards_lint.model.accessors import holds_value
-from standards_lint.rule import module_rules, report, rule
+from standards_lint.engine.rule import module_rules, report, rule
 from standards_lint.fixes.recovery import clear_flag_fix
 from standards_lint.fixes.handoff import failure_type_not_none
 
@@ -119,7 +119,7 @@ def _flags_fix(project, v, rec, obl):
         return None
     if len(fixes) == 1:
         return fixes[0]
-    from standards_lint.findings import Fix
+    from standards_lint.engine.findings import Fix
 
     return Fix(fixes[0].edits + fixes[1].edits, "safe", "Set Recovery.Active and Outstanding Obligations.Active to `false`.")
 

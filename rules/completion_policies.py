@@ -16,7 +16,7 @@ from standards_lint.model.accessors import (
 )
 from standards_lint.model.route import ALLOWED_POLICIES, FULL_DELIVERABLE_TAIL, OMITTED_STATES
 from standards_lint.fixes.state import set_value_fix
-from standards_lint.rule import module_rules, report, rule
+from standards_lint.engine.rule import module_rules, report, rule
 
 
 @rule(

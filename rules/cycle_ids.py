@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 
-from standards_lint.protocol import CYCLE_ID_RE, TERMINAL_STATES
-from standards_lint.rule import module_rules, report, rule
+from standards_lint.syntax.protocol import CYCLE_ID_RE, TERMINAL_STATES
+from standards_lint.engine.rule import module_rules, report, rule
 from standards_lint.fixes.cycle_ids import respelt_id
 from standards_lint.model.cycle_ids import STATE_PATH, id_field
 from standards_lint.fixes.reveals import REVEALS

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Optional
 
-from standards_lint.protocol import CYCLE_ID_RE, TERMINAL_STATES
-from standards_lint.holding import holding
-from standards_lint.rule import module_rules, report, rule
+from standards_lint.syntax.protocol import CYCLE_ID_RE, TERMINAL_STATES
+from standards_lint.model.holding import holding
+from standards_lint.engine.rule import module_rules, report, rule
 from standards_lint.model.accessors import (
     CADENCES,
     EXECUTION_MODES,

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Optional
 
-from standards_lint.findings import Edit, Fix
-from standards_lint.rule import module_rules, replace, report, rule, trim_fix
+from standards_lint.engine.findings import Edit, Fix
+from standards_lint.engine.rule import module_rules, replace, report, rule, trim_fix
 from standards_lint.model.plan import (
     PLAN_CADENCES,
     PLAN_STATUSES,

@@ -16,8 +16,8 @@ from standards_lint.model.accessors import (
     state_in_mode,
     workflow_state,
 )
-from standards_lint.protocol import CYCLE_ID_RE, TERMINAL_STATES
-from standards_lint.rule import module_rules, report, rule
+from standards_lint.syntax.protocol import CYCLE_ID_RE, TERMINAL_STATES
+from standards_lint.engine.rule import module_rules, report, rule
 
 
 @rule(

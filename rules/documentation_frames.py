@@ -16,8 +16,8 @@ from standards_lint.model.recovery import (
     frames,
     workflow_state_of,
 )
-from standards_lint.protocol import TERMINAL_STATES
-from standards_lint.rule import module_rules, report, rule
+from standards_lint.syntax.protocol import TERMINAL_STATES
+from standards_lint.engine.rule import module_rules, report, rule
 from standards_lint.fixes.reveals import REVEALS
 
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 from standards_lint.fixes.handoff import failure_type_not_none, forward_fix, none_fix
 from standards_lint.model.handoff import handoff_view, value_at
 from standards_lint.model.recovery import CORRECTIVE_KINDS, DOC_ROLES, DOC_STATES, DOC_UNROUTABLE
-from standards_lint.protocol import FAILURE_TARGETS, ROUTE_DOCUMENTATION, STATE_OWNERS
-from standards_lint.rule import module_rules, report, rule
+from standards_lint.syntax.protocol import FAILURE_TARGETS, ROUTE_DOCUMENTATION, STATE_OWNERS
+from standards_lint.engine.rule import module_rules, report, rule
 
 
 DOC_ROUTE_TEXT = " -> ".join(ROUTE_DOCUMENTATION)

@@ -13,7 +13,7 @@ from standards_lint.model.accessors import (
     pending_cadence,
     state_in_mode,
 )
-from standards_lint.rule import module_rules, report, rule
+from standards_lint.engine.rule import module_rules, report, rule
 
 
 @rule(

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from standards_lint.model.handoff import handoff_view, value_at, with_article
 from standards_lint.model.recovery import CORRECTIVE_KINDS, DOC_UNROUTABLE, in_route
-from standards_lint.protocol import FAILURE_TARGETS, WORKFLOW_STATES
-from standards_lint.rule import module_rules, replace, report, rule
+from standards_lint.syntax.protocol import FAILURE_TARGETS, WORKFLOW_STATES
+from standards_lint.engine.rule import module_rules, replace, report, rule
 from standards_lint.fixes.recovery import pushed_state_fix, routed_type_fix, section_end
 from standards_lint.fixes.handoff import unstarted_kind_fix
 
@@ -185,7 +185,7 @@ def _push_frame_fix(project, v):
     `RerunThrough: NONE`; Recovery becomes active.  Only when the handoff
     itself is consistent (its target owns its FailureType, both states are
     on the cycle's route), so the frame is a valid one."""
-    from standards_lint.findings import Edit, Fix
+    from standards_lint.engine.findings import Edit, Fix
 
     st = v.st
     frm, ws, ft = v.frm, v.ws, v.ft

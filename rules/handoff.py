@@ -14,7 +14,7 @@ the state is not read at all: which side is the state is the user's decision.
 
 from __future__ import annotations
 
-from standards_lint.protocol import (
+from standards_lint.syntax.protocol import (
     FAILURE_TARGETS,
     ROUTE_EXPEDITED,
     ROUTE_STANDARD_BROWNFIELD,
@@ -24,7 +24,7 @@ from standards_lint.protocol import (
 )
 from standards_lint.model.route import FULL_DELIVERABLE_TAIL
 from standards_lint.model.state_values import route_steps
-from standards_lint.rule import module_rules, report, rule
+from standards_lint.engine.rule import module_rules, report, rule
 from standards_lint.fixes.handoff import failure_type_not_none, forward_fix, none_fix
 from standards_lint.model.accessors import project_mode
 from standards_lint.model.handoff import handoff_view, value_at, with_article

@@ -4,7 +4,7 @@ words, each field once."""
 
 from __future__ import annotations
 
-from standards_lint.findings import Edit, Fix
+from standards_lint.engine.findings import Edit, Fix
 from standards_lint.fixes.spelling import meant_value
 from standards_lint.fixes.state import keep_determined_fix, remove_field_span
 from standards_lint.model.state_values import (
@@ -15,9 +15,9 @@ from standards_lint.model.state_values import (
     state_model,
     state_value,
 )
-from standards_lint.protocol import FAILURE_TYPES, HANDOFF_KINDS, WORKFLOW_STATES
-from standards_lint.rule import module_rules, replace, report, rule, trim_fix
-from standards_lint.state import HANDOFF_FIELDS
+from standards_lint.syntax.protocol import FAILURE_TYPES, HANDOFF_KINDS, WORKFLOW_STATES
+from standards_lint.engine.rule import module_rules, replace, report, rule, trim_fix
+from standards_lint.syntax.state import HANDOFF_FIELDS
 from standards_lint.fixes.reveals import REVEALS
 
 

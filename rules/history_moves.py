@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from standards_lint.model.acceptance import heading_anchor
 from standards_lint.model.plan import plan_path
 from standards_lint.model.workflow import USER, owner_of
-from standards_lint.rule import module_rules, report, rule
+from standards_lint.engine.rule import module_rules, report, rule
 
 if TYPE_CHECKING:  # a plain lint loads this module but never builds a Move
     from standards_lint.model.moves import Move

@@ -7,8 +7,8 @@ import re
 
 from standards_lint.fixes.recovery import active_mismatch, numbering_problems
 from standards_lint.model.recovery import obligations, owners_text
-from standards_lint.protocol import FAILURE_TYPES, owner_mismatch
-from standards_lint.rule import module_rules, report, rule
+from standards_lint.syntax.protocol import FAILURE_TYPES, owner_mismatch
+from standards_lint.engine.rule import module_rules, report, rule
 
 
 _OBLIGATION_HEAD = re.compile(r"^Obligation (\d+)$")

@@ -13,7 +13,7 @@ from standards_lint.model.plan import (
     plan_path,
     value_of,
 )
-from standards_lint.rule import module_rules, report, rule
+from standards_lint.engine.rule import module_rules, report, rule
 
 
 def _checkpoint_plan_lacks(project, n, holds, message: str, *names: str):

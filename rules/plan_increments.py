@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from standards_lint.model.plan import AC_ID_RE, DEV_ID_RE, fields_not_once, labelled_block, load_plan, plan_entries
 from standards_lint.fixes.plan import increment_heading_fix
-from standards_lint.rule import module_rules, report, rule
+from standards_lint.engine.rule import module_rules, report, rule
 
 
 @rule(

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from standards_lint.findings import Fix
+from standards_lint.engine.findings import Fix
 from standards_lint.fixes.plan import handoff_heading_fix
 from standards_lint.model.plan import (
     PLAN_STATUSES,
@@ -21,7 +21,7 @@ from standards_lint.model.plan import (
     plan_entries,
     scan_fields,
 )
-from standards_lint.rule import module_rules, replace, report, rule
+from standards_lint.engine.rule import module_rules, replace, report, rule
 
 
 @rule(
@@ -282,7 +282,7 @@ invalidates the expected outcome of a completed step, reopen only the affected s
     no_fix_reason="Restore the step from history (reopened if needed).",
 )
 def done_step_removed(project):
-    from standards_lint.parser import parse_markdown
+    from standards_lint.syntax.parser import parse_markdown
 
     plan = load_plan(project)
     if plan is None or project.head is None:

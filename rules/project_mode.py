@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Optional
 
-from standards_lint.protocol import PROJECT_MODES
-from standards_lint.rule import field_removal, module_rules, report, rule
+from standards_lint.syntax.protocol import PROJECT_MODES
+from standards_lint.engine.rule import field_removal, module_rules, report, rule
 from standards_lint.fixes.spelling import meant_value
 from standards_lint.model.state_values import unconflicted
 
@@ -59,7 +59,7 @@ def inferred_project_mode(project) -> Optional[str]:
 def _set_mode_fix(doc, mode: Optional[str], field=None):
     """Write `ProjectMode`: *mode* in place of *field*, or after the title;
     None when no mode is known."""
-    from standards_lint.findings import Edit, Fix
+    from standards_lint.engine.findings import Edit, Fix
 
     if not mode:
         return None
@@ -77,7 +77,7 @@ def _set_mode_fix(doc, mode: Optional[str], field=None):
 
 def _removals(doc, fields) -> tuple:
     """Edits removing *fields* from MODE.md, each with one space beside it."""
-    from standards_lint.findings import Edit
+    from standards_lint.engine.findings import Edit
 
     return tuple(Edit(MODE_PATH, *field_removal(doc.text, f.span), "") for f in fields)
 
@@ -115,7 +115,7 @@ mode or the evidence disagrees: the mode is the user's decision.
     no_fix_reason="Unless the cycle modes, a cycle's starting state or the last commit's MODE.md show the mode, a missing mode or two different modes are the user's decision.",
 )
 def project_mode_missing(project):
-    from standards_lint.findings import Fix
+    from standards_lint.engine.findings import Fix
 
     doc = _mode_doc(project)
     if doc is None:

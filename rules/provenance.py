@@ -2,7 +2,7 @@
 with (SL600), and the record's visible ``Cycle``/``ReviewKind`` header fields
 (SL601, SL602).
 
-The block and its defects are parsed by :mod:`standards_lint.provenance`.
+The block and its defects are parsed by :mod:`standards_lint.syntax.provenance`.
 Every Markdown file of the project is inspected except the installed runtime
 under ``.standards/`` (cycle records under ``.standards/docs/`` are
 inspected): a valid block makes a file a cycle record "even if it is later
@@ -13,8 +13,8 @@ read, are shared with :mod:`standards_lint.rules.record_paths`.
 
 from __future__ import annotations
 
-from standards_lint.protocol import record_path
-from standards_lint.rule import module_rules, replace, report, rule
+from standards_lint.syntax.protocol import record_path
+from standards_lint.engine.rule import module_rules, replace, report, rule
 from standards_lint.model.record_provenance import COLLISION, blocks, placement
 
 # Records whose header shows `Cycle` (and `ReviewKind` in a review report).

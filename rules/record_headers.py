@@ -8,11 +8,11 @@ import posixpath
 import re
 from typing import Optional
 
-from standards_lint.parser import LineIndex
-from standards_lint.findings import Edit, Fix
-from standards_lint.protocol import VERIFICATION_CADENCES, record_path
-from standards_lint.records import provenance_of
-from standards_lint.rule import module_rules, replace, report, rule, trim_fix
+from standards_lint.syntax.parser import LineIndex
+from standards_lint.engine.findings import Edit, Fix
+from standards_lint.syntax.protocol import VERIFICATION_CADENCES, record_path
+from standards_lint.syntax.records import provenance_of
+from standards_lint.engine.rule import module_rules, replace, report, rule, trim_fix
 from standards_lint.fixes.records import complete_fix
 from standards_lint.model.record_provenance import current_cycle
 from standards_lint.model.cycle import complete_due, complete_holds

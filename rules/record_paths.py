@@ -12,16 +12,16 @@ from __future__ import annotations
 import posixpath
 from typing import Optional
 
-from standards_lint.holding import holding
-from standards_lint.protocol import (
+from standards_lint.model.holding import holding
+from standards_lint.syntax.protocol import (
     ROUTE_STANDARD_BROWNFIELD,
     ROUTE_STANDARD_GREENFIELD,
     record_path,
 )
-from standards_lint.findings import Edit, Fix, Rename
-from standards_lint.rule import module_rules, replace, report, rule
+from standards_lint.engine.findings import Edit, Fix, Rename
+from standards_lint.engine.rule import module_rules, replace, report, rule
 from standards_lint.model.record_provenance import COLLISION, FIXED, blocks, current_cycle, only_record, placement
-from standards_lint.provenance import label
+from standards_lint.syntax.provenance import label
 from standards_lint.model.accessors import project_mode
 from standards_lint.model.record_paths import POINTERS, active_work_field, kept_none, normalize_path, path_cycle
 from standards_lint.fixes.records import move_fix, respelt_id_fix

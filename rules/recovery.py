@@ -16,9 +16,9 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-from standards_lint.findings import Fix
-from standards_lint.protocol import FAILURE_TARGETS, FAILURE_TYPES, ROUTE_EXPEDITED, WORKFLOW_STATES, owner_mismatch
-from standards_lint.rule import module_rules, replace, report, rule
+from standards_lint.engine.findings import Fix
+from standards_lint.syntax.protocol import FAILURE_TARGETS, FAILURE_TYPES, ROUTE_EXPEDITED, WORKFLOW_STATES, owner_mismatch
+from standards_lint.engine.rule import module_rules, replace, report, rule
 from standards_lint.model.recovery import (
     CORRECTIVE_KINDS,
     DOC_ROLES,

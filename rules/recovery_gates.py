@@ -9,9 +9,9 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-from standards_lint.ast import Container, Document
-from standards_lint.holding import tester_record_relaxed
-from standards_lint.rule import heading_fix, module_rules, report, rule
+from standards_lint.syntax.ast import Container, Document
+from standards_lint.model.holding import tester_record_relaxed
+from standards_lint.engine.rule import heading_fix, module_rules, report, rule
 from standards_lint.model.plan import (
     POSITIVE_RE,
     SUSPENDED_RE,
@@ -32,7 +32,7 @@ from standards_lint.model.plan import (
     value_of,
 )
 from standards_lint.model.verification import load_report, report_assignment
-from standards_lint.protocol import record_path as protocol_record_path
+from standards_lint.syntax.protocol import record_path as protocol_record_path
 
 SUSPENDED_FIELDS = ("Recovery Frame", "Recovery Reason", "Purpose", "Target", "Assessed Inputs", "Next Action")
 _INCREMENT_TARGET_RE = re.compile(r"^Increment [1-9]\d*$")

@@ -11,8 +11,8 @@ through their fixed paths.
 
 from __future__ import annotations
 
-from standards_lint.holding import holding
-from standards_lint.rule import module_rules, report, rule
+from standards_lint.model.holding import holding
+from standards_lint.engine.rule import module_rules, report, rule
 from standards_lint.model.cycle import required_cycle, required_record_problems
 from standards_lint.fixes.records import complete_fix, moved_record_fix
 from standards_lint.fixes.reveals import REVEALS

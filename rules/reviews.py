@@ -5,9 +5,9 @@ Closure, Sign-off Readiness and Freshness, Review Kinds)."""
 from __future__ import annotations
 
 from standards_lint.model.plan import record_at
-from standards_lint.protocol import TERMINAL_STATES, record_path
-from standards_lint.records import closure_sections
-from standards_lint.rule import module_rules, report, rule
+from standards_lint.syntax.protocol import TERMINAL_STATES, record_path
+from standards_lint.syntax.records import closure_sections
+from standards_lint.engine.rule import module_rules, report, rule
 
 # Every rule here reads the closure sections through `closure_sections` (what
 # lies in an HTML comment is no part of them for the framework's checker).

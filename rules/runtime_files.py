@@ -3,7 +3,7 @@ are present and readable, and no merge conflict is left in ``.standards/``."""
 
 from __future__ import annotations
 
-from standards_lint.rule import module_rules, report, rule
+from standards_lint.engine.rule import module_rules, report, rule
 
 RUNTIME_FILES = (
     ".standards/PROTOCOL.md",
@@ -50,7 +50,7 @@ def runtime_file_missing(project):
 
 # Files in which a conflict marker stops every workflow role: the reference
 # checker looks only at these (comments included).
-from standards_lint.project import CONFLICT_FILES, MARKER_RUNS  # noqa: E402
+from standards_lint.engine.project import CONFLICT_FILES, MARKER_RUNS  # noqa: E402
 
 
 def _first_conflict(project, rel: str, advice: str):

@@ -7,7 +7,7 @@ protocol/user-decisions.md: Sign off, Cancel an active cycle).
 
 from __future__ import annotations
 
-from standards_lint.rule import module_rules, report, rule
+from standards_lint.engine.rule import module_rules, report, rule
 from standards_lint.model.accessors import (
     at,
     aw_values,
@@ -21,7 +21,7 @@ from standards_lint.model.accessors import (
     state_of,
     workflow_state,
 )
-from standards_lint.protocol import WORKFLOW_STATES
+from standards_lint.syntax.protocol import WORKFLOW_STATES
 from standards_lint.fixes.recovery import stale_frame_fix
 from standards_lint.fixes.reveals import REVEALS
 

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from typing import Optional
 
-from standards_lint.ast import Container, Field
-from standards_lint.findings import Edit, Fix
-from standards_lint.protocol import (
+from standards_lint.syntax.ast import Container, Field
+from standards_lint.engine.findings import Edit, Fix
+from standards_lint.syntax.protocol import (
     COMPLETION_POLICIES,
     ROUTE_DOCUMENTATION,
     ROUTE_EXPEDITED,
@@ -29,8 +29,8 @@ from standards_lint.protocol import (
     VERIFICATION_CADENCES,
     WORKFLOW_STATES,
 )
-from standards_lint.rule import heading_fix, module_rules, replace, report, rule
-from standards_lint.state import ACTIVE_WORK_FIELDS, HANDOFF_FIELDS, HEADER_FIELDS, SECTIONS
+from standards_lint.engine.rule import heading_fix, module_rules, replace, report, rule
+from standards_lint.syntax.state import ACTIVE_WORK_FIELDS, HANDOFF_FIELDS, HEADER_FIELDS, SECTIONS
 from standards_lint.fixes.spelling import meant_value
 from standards_lint.fixes.state import keep_determined_fix, remove_field_span, section_respell_fix
 from standards_lint.model.state_values import (

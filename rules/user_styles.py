@@ -3,8 +3,8 @@ available style file of its role."""
 
 from __future__ import annotations
 
-from standards_lint.protocol import TERMINAL_STATES
-from standards_lint.rule import module_rules, report, rule
+from standards_lint.syntax.protocol import TERMINAL_STATES
+from standards_lint.engine.rule import module_rules, report, rule
 from standards_lint.model.user_styles import ROLE_FOLDER, STYLES_DIR, matches, role_styles
 
 # The record whose role owns each workflow state: its saved selection is the

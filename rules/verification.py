@@ -10,11 +10,11 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-from standards_lint.ast import Document
-from standards_lint.findings import Edit, Fix
-from standards_lint.holding import holding, tester_record_relaxed
-from standards_lint.protocol import record_path
-from standards_lint.rule import module_rules, report, rule, trim_fix
+from standards_lint.syntax.ast import Document
+from standards_lint.engine.findings import Edit, Fix
+from standards_lint.model.holding import holding, tester_record_relaxed
+from standards_lint.syntax.protocol import record_path
+from standards_lint.engine.rule import module_rules, report, rule, trim_fix
 from standards_lint.fixes.plan import header_fields_once, handoff_heading_fix, increment_heading_fix
 from standards_lint.model.plan import (
     REVIEWER_OR_LATER,
@@ -476,7 +476,7 @@ def complete_report_awaiting_implementation(project):
     if idx < 0:
         return
     line = doc.text.count("\n", 0, idx) + 1
-    from standards_lint.ast import Span
+    from standards_lint.syntax.ast import Span
 
     col = idx - (doc.text.rfind("\n", 0, idx) + 1) + 1
     span = Span(line, col, line, col + len("AWAITING_IMPLEMENTATION"), idx, idx + len("AWAITING_IMPLEMENTATION"))

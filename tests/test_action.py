@@ -229,10 +229,10 @@ def test_the_installed_package_ships_the_rule_pages_and_links_to_them(installed)
     """What an installed wheel holds: every current page of docs/rules as
     package data, and rule links to it (tests/test_docs.py checks that
     docs/rules is current)."""
-    from standards_lint.catalogue import builtin_rules, generate_docs
+    from standards_lint.output.catalogue import builtin_rules, generate_docs
 
     _proc, out, temp = installed
-    probe = ("import json; from standards_lint import links; "
+    probe = ("import json; from standards_lint.engine import links; "
              "print(json.dumps([links.docs_dir(), links.rule_url('SL501'), links.rule_url('SL501', local=False)]))")
     got = subprocess.run([out["python"], "-c", probe], capture_output=True, text=True, timeout=60, cwd=str(temp))
     folder, url, remote = json.loads(got.stdout)

@@ -13,7 +13,7 @@ import pytest
 
 import standards_lint.api as api
 import standards_lint.model as model
-from standards_lint.project import Project
+from standards_lint.engine.project import Project
 
 from .rules.conftest import RUNTIME, commit_tree, write_tree
 

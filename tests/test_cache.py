@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from standards_lint import cache_dir
-from standards_lint import engine
+from standards_lint.engine import run as engine
 from standards_lint.cli import main
 
 DEMO = Path(__file__).resolve().parents[1] / "fixtures" / "demo"
@@ -164,7 +164,7 @@ def test_a_new_commit_is_a_miss(project, lint_calls):
 
 
 def test_an_internal_error_is_not_cached(project, lint_calls, monkeypatch):
-    from standards_lint import project as project_module
+    from standards_lint.engine import project as project_module
 
     def broken(self):
         raise RuntimeError("boom")
@@ -190,7 +190,7 @@ def test_editing_the_target_of_a_symlinked_file_is_a_miss(project, lint_calls, t
 
 
 def test_an_output_the_cache_cannot_hold_is_simply_not_stored(project, monkeypatch):
-    from standards_lint import cache
+    from standards_lint.engine import cache
 
     cache.store(str(project), "k" * 40, 1, "bad \ud800 text", "")
     assert cache.lookup(str(project), "k" * 40) is None

@@ -123,7 +123,7 @@ def test_max_file_size_from_config_reports_sl006(tmp_path, capsys):
 
 
 def test_max_file_size_accepts_bytes_and_units(tmp_path, capsys):
-    from standards_lint.config import parse_table
+    from standards_lint.engine.config import parse_table
 
     assert parse_table({"max-file-size": 2048}, "t").max_file_size == 2048
     assert parse_table({"max-file-size": "16 MiB"}, "t").max_file_size == 16 * 1024 * 1024
@@ -158,7 +158,7 @@ def test_all_cycles_from_config_equals_the_flag(tmp_path, capsys):
 
 
 def test_docs_url_is_validated_like_the_other_keys(tmp_path, capsys):
-    from standards_lint.config import ConfigError, parse_table
+    from standards_lint.engine.config import ConfigError, parse_table
 
     assert parse_table({"docs-url": "https://docs.test/sl/rules/"}, "t").docs_url == "https://docs.test/sl/rules/"
     assert parse_table({"docs-url": "https://docs.test/{code}.html"}, "t").docs_url == "https://docs.test/{code}.html"

@@ -1,4 +1,4 @@
-"""The plain data classes (standards_lint.data) behave as the attrs classes
+"""The plain data classes (standards_lint.syntax.data) behave as the attrs classes
 they replaced: repr, equality, hashing, frozen fields, replace, weak
 references, copy and pickle."""
 
@@ -10,10 +10,10 @@ import weakref
 
 import pytest
 
-from standards_lint.ast import Field, Span
-from standards_lint.data import FrozenError, replace
-from standards_lint.findings import Edit, Finding, Fix
-from standards_lint.rule import Diagnostic, Rule
+from standards_lint.syntax.ast import Field, Span
+from standards_lint.syntax.data import FrozenError, replace
+from standards_lint.engine.findings import Edit, Finding, Fix
+from standards_lint.engine.rule import Diagnostic, Rule
 
 
 def test_repr_names_every_field_in_order():

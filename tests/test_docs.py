@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from standards_lint.catalogue import builtin_rules, generate_docs
+from standards_lint.output.catalogue import builtin_rules, generate_docs
 from standards_lint.cli import main
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "rules"
@@ -15,7 +15,7 @@ def test_rule_docs_are_up_to_date():
     extra = sorted(set(on_disk) - set(pages))
     assert not stale and not extra, (
         f"docs/rules is out of date (stale: {stale[:5]}, extra: {extra[:5]}); "
-        "run `python -m standards_lint.catalogue docs/rules`"
+        "run `python -m standards_lint.output.catalogue docs/rules`"
     )
 
 
@@ -68,7 +68,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_the_package_finds_its_rule_pages():
     """An editable install reads docs/rules of the checkout; an installed
     package its copy, standards_lint/rule_docs."""
-    from standards_lint import links
+    from standards_lint.engine import links
 
     assert Path(links.docs_dir()) in (DOCS, Path(links.__file__).parent / "rule_docs")
     assert set(links.pages()) == {name[:-3] for name in generate_docs("", builtin_rules())} - {"README"}

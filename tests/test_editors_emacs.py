@@ -103,7 +103,7 @@ def test_emacs_with_the_documented_snippet_lints_and_applies_a_quick_fix(tmp_pat
     seen = json.loads(result.read_text(encoding="utf-8"))
     assert seen["status"] == "ok", seen
     assert seen["mode"] == "markdown-mode"
-    from standards_lint.engine import lint
+    from standards_lint.engine.run import lint
 
     expected = sorted(f"{f.line - 1} {f.code}" for f in lint(str(DEMO), use_git=False).findings if f.path == STATE)
     assert sorted(seen["before"]) == expected

@@ -235,7 +235,7 @@ def test_neovim_with_the_documented_snippet_lints_and_applies_a_quick_fix(versio
     assert Path(seen["clients"][0]["root_dir"]).resolve() == Path(seen["project"]).resolve()
 
     # The diagnostics are exactly the command line's findings for STATE.md.
-    from standards_lint.engine import lint
+    from standards_lint.engine.run import lint
 
     expected = sorted((f.line - 1, f.code) for f in lint(str(DEMO), use_git=False).findings if f.path == STATE)
     assert sorted((d["lnum"], d["code"]) for d in seen["before"]) == expected

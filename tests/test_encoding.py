@@ -5,8 +5,8 @@ fix writes it back (its bytes could not be kept)."""
 
 from __future__ import annotations
 
-from standards_lint.engine import lint
-from standards_lint.fixer import fix_project
+from standards_lint.engine.run import lint
+from standards_lint.fixes.fixer import fix_project
 
 from .rules.conftest import CLEAN_STATE, RUNTIME, write_tree
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from standards_lint.engine import INTERNAL_ERROR, PLUGIN_ERROR, lint, load_registry
+from standards_lint.engine.run import INTERNAL_ERROR, PLUGIN_ERROR, lint, load_registry
 
 from .rules.conftest import RUNTIME, write_tree
 
@@ -94,14 +94,14 @@ from pathlib import Path  # noqa: E402
 
 import pytest  # noqa: E402
 
-from standards_lint import engine  # noqa: E402
+from standards_lint.engine import run as engine  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_the_builtin_list_is_pyprojects_entry_points():
     """The engine imports the built-in rule modules from BUILTIN_PLUGINS
-    (linter/engine.py); pyproject.toml declares the same modules under the
+    (linter/engine/run.py); pyproject.toml declares the same modules under the
     entry-point group. A new rule module goes in both."""
     try:
         import tomllib
@@ -111,7 +111,7 @@ def test_the_builtin_list_is_pyprojects_entry_points():
     declared = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     declared = declared["project"]["entry-points"]["standards_lint"]
     assert dict(engine.BUILTIN_PLUGINS) == declared, (
-        "pyproject.toml's [project.entry-points.standards_lint] and BUILTIN_PLUGINS in linter/engine.py "
+        "pyproject.toml's [project.entry-points.standards_lint] and BUILTIN_PLUGINS in linter/engine/run.py "
         "must list the same built-in rule modules")
     assert list(engine.BUILTIN_PLUGINS) == sorted(engine.BUILTIN_PLUGINS)
 
@@ -119,13 +119,13 @@ def test_the_builtin_list_is_pyprojects_entry_points():
 def test_every_rule_module_is_a_builtin_plugin():
     modules = {f"standards_lint.rules.{p.stem}" for p in (ROOT / "rules").glob("*.py") if p.stem != "__init__"}
     listed = {module for _, module in engine.BUILTIN_PLUGINS}
-    assert modules - listed == set(), "add the module to BUILTIN_PLUGINS (linter/engine.py) and pyproject.toml"
+    assert modules - listed == set(), "add the module to BUILTIN_PLUGINS (linter/engine/run.py) and pyproject.toml"
     assert listed - modules == set()
 
 
 def test_module_rules_marks_the_hook_as_pluggys_hookimpl_does():
-    from standards_lint.hookspecs import hookimpl
-    from standards_lint.rule import module_rules
+    from standards_lint.engine.hookspecs import hookimpl
+    from standards_lint.engine.rule import module_rules
 
     @hookimpl
     def standards_lint_rules():
@@ -138,7 +138,7 @@ def test_module_rules_marks_the_hook_as_pluggys_hookimpl_does():
 def test_builtin_rule_modules_load_without_pluggy():
     """Only a plugin other than the built-in rule modules needs pluggy (to
     check its hooks against the specification)."""
-    code = ("import sys; from standards_lint import engine; "
+    code = ("import sys; from standards_lint.engine import run as engine; "
             "reg = engine.load_registry(); "
             "print(bool(engine._entry_points()), 'pluggy' in sys.modules, 'importlib.metadata' in sys.modules, "
             "len(reg.rules) > 150, reg.errors)")

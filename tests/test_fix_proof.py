@@ -42,8 +42,8 @@ from typing import Optional
 
 import pytest
 
-from standards_lint.engine import lint, load_registry
-from standards_lint.fixer import fix_project
+from standards_lint.engine.run import lint, load_registry
+from standards_lint.fixes.fixer import fix_project
 
 from .parity.harness import CASE_FILES, MODES, evaluate, iter_cases, load_known, load_map, materialize
 
@@ -53,7 +53,7 @@ CHUNK = 150
 PROOF_FILES = tuple(CASE_FILES)
 
 
-# What each fix may reveal, as the rules declare it (standards_lint.rule.Reveals,
+# What each fix may reveal, as the rules declare it (standards_lint.engine.rule.Reveals,
 # declared in standards_lint.fixes.reveals; the rule pages say it): a finding of
 # one of those codes that appears after the fix is a first report of the newly
 # read value, not the fix's doing.  Any other new finding is a broken promise.

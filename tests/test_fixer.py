@@ -7,7 +7,7 @@ import os
 import pytest
 
 from standards_lint.cli import main
-from standards_lint.fixer import fix_project
+from standards_lint.fixes.fixer import fix_project
 
 from .rules.conftest import CLEAN_STATE, RUNTIME, write_tree
 
@@ -78,7 +78,7 @@ def test_passes_free_their_project_models_when_the_collector_is_held_back(tmp_pa
     import shutil
     from pathlib import Path
 
-    from standards_lint import engine
+    from standards_lint.engine import run as engine
 
     # The demo project: its records are inventoried, which makes the cycles.
     shutil.copytree(Path(__file__).resolve().parents[1] / "fixtures" / "demo", tmp_path / "demo")
@@ -93,7 +93,7 @@ def test_passes_free_their_project_models_when_the_collector_is_held_back(tmp_pa
 
     gc.disable()
     try:
-        import standards_lint.engine as eng
+        import standards_lint.engine.run as eng
 
         eng.Project = Tracked
         try:
@@ -113,9 +113,9 @@ def test_passes_free_their_project_models_when_the_collector_is_held_back(tmp_pa
 def _mover_registry(old: str, new: str, edit: bool = True):
     """A registry of one rule: while *old* exists, move it to *new* (and, with
     *edit*, rewrite its first line on the way)."""
-    from standards_lint.engine import Registry
-    from standards_lint.findings import Edit, Fix, Rename
-    from standards_lint.rule import report, rule
+    from standards_lint.engine.run import Registry
+    from standards_lint.engine.findings import Edit, Fix, Rename
+    from standards_lint.engine.rule import report, rule
 
     @rule(code="XX001", name="wrong-place", section="test", summary="s", fix="safe")
     def wrong_place(project):
@@ -157,7 +157,7 @@ def test_fix_refuses_a_move_onto_an_existing_file(tmp_path):
 
 
 def test_diff_shows_a_move_as_a_git_rename(tmp_path):
-    from standards_lint.fixer import unified_diff
+    from standards_lint.fixes.fixer import unified_diff
 
     write_tree(tmp_path, RUNTIME)
     (tmp_path / "old.md").write_text("moved?\nrest\n")

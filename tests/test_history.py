@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from standards_lint.engine import lint
+from standards_lint.engine.run import lint
 from standards_lint.history import run_history
 
 from .history import corpus

@@ -85,7 +85,7 @@ def test_the_checks_catch_planted_violations(tmp_path):
     rules = tmp_path / "rules"
     rules.mkdir()
     (rules / "a.py").write_text(
-        "from standards_lint.rule import rule\n"
+        "from standards_lint.engine.rule import rule\n"
         "def f():\n"
         "    from standards_lint.rules.b import helper\n"
         "    return helper\n", "utf-8")

@@ -1,4 +1,4 @@
-"""The language server's project model (standards_lint.lsp_core), in
+"""The language server's project model (standards_lint.lsp.core), in
 process: caches, the same findings as the command line, fix-all, the
 workflow graph's links and outlines, hovers, positions."""
 
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from standards_lint.lsp_core import (
+from standards_lint.lsp.core import (
     Lines,
     Session,
     definition,

@@ -20,7 +20,7 @@ import anyio  # noqa: E402  (the SDK's own dependency)
 from mcp import ClientSession, StdioServerParameters, stdio_client  # noqa: E402
 
 from standards_lint import cli  # noqa: E402
-from standards_lint.mcp import DESCRIPTIONS, TOOLS, Service, config_for  # noqa: E402
+from standards_lint.agents.mcp import DESCRIPTIONS, TOOLS, Service, config_for  # noqa: E402
 
 from .parity.harness import iter_cases, materialize  # noqa: E402
 

@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from standards_lint import output
+from standards_lint.output import formats as output
 from standards_lint.cli import main
-from standards_lint.data import replace
-from standards_lint.engine import Result, lint
-from standards_lint.findings import Edit, Finding, Fix, Rename
-from standards_lint.project import Project
+from standards_lint.syntax.data import replace
+from standards_lint.engine.run import Result, lint
+from standards_lint.engine.findings import Edit, Finding, Fix, Rename
+from standards_lint.engine.project import Project
 
 from .rules.conftest import CLEAN_STATE, RUNTIME, write_tree
 
@@ -241,7 +241,7 @@ def test_color_always_styles_text_and_never_json(capsys, monkeypatch):
     import re
 
     plain = re.sub(r"\x1b\[[0-9;]*m", "", out)
-    from standards_lint.links import rule_url
+    from standards_lint.engine.links import rule_url
 
     assert plain == output.render_text(lint(str(DEMO), use_git=False), output_format="full", doc_link=rule_url)
     assert main([str(DEMO), "--no-git", "--color", "always", "--format", "json"]) == 1
@@ -389,7 +389,7 @@ def test_full_text_links_each_finding_to_its_rule_page(tmp_path, capsys, monkeyp
     offline); with it: the configured page.  Concise output stays one line."""
     from urllib.parse import unquote, urlsplit
 
-    from standards_lint.links import rule_url
+    from standards_lint.engine.links import rule_url
 
     root = _missing_mode_project(tmp_path)
     monkeypatch.chdir(root)
@@ -413,7 +413,7 @@ def test_full_text_links_each_finding_to_its_rule_page(tmp_path, capsys, monkeyp
 
 
 def test_links_only_for_codes_with_a_page():
-    from standards_lint import links
+    from standards_lint.engine import links
 
     assert links.rule_url("XYZ123") is None and links.rule_url("XYZ123", "https://docs.test/r/") is None
     assert links.rule_url("SL501", local=False) is None

@@ -9,8 +9,8 @@ import subprocess
 
 import pytest
 
-from standards_lint.engine import load_registry, lint
-from standards_lint.owners import OWNERS, STRATEGIES, state_writer
+from standards_lint.engine.run import load_registry, lint
+from standards_lint.model.owners import OWNERS, STRATEGIES, state_writer
 
 from .parity.harness import iter_cases, materialize
 from .rules.conftest import CLEAN_STATE, RUNTIME, write_tree
@@ -145,7 +145,7 @@ def test_edit_within_a_state_since_the_last_commit_is_the_current_roles(tmp_path
 
 
 def test_sarif_results_carry_the_owner(tmp_path):
-    from standards_lint.sarif import render_sarif
+    from standards_lint.output.sarif import render_sarif
 
     state = CLEAN_STATE.replace("## Handoff", "<<<<<<< ours\n## Handoff", 1)
     write_tree(tmp_path, _files(state))

@@ -10,9 +10,9 @@ import subprocess
 
 import pytest
 
-from standards_lint.engine import lint, load_registry
-from standards_lint.output import render_json
-from standards_lint.sarif import render_sarif
+from standards_lint.engine.run import lint, load_registry
+from standards_lint.output.formats import render_json
+from standards_lint.output.sarif import render_sarif
 
 from .parity import harness
 from .test_sarif import _validator

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from standards_lint.parser import parse_markdown
+from standards_lint.syntax.parser import parse_markdown
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT.parent / "shared" / "corpus"
@@ -163,25 +163,25 @@ def test_bare_label_before_a_list():
 
 
 def test_generated_tables_are_current():
-    """`linter/_markdown_tables.py` is exactly what `python -m
-    standards_lint.build_parser` writes from grammar/markdown.lark: run it
+    """`linter/syntax/_markdown_tables.py` is exactly what `python -m
+    standards_lint.syntax.build_parser` writes from grammar/markdown.lark: run it
     after changing the grammar."""
     import hashlib
 
     import lark
 
-    from standards_lint import _markdown_tables, build_parser
-    from standards_lint.parser import _grammar_text
+    from standards_lint.syntax import _markdown_tables, build_parser
+    from standards_lint.syntax.parser import _grammar_text
 
     grammar = _grammar_text()
     assert _markdown_tables.GRAMMAR_SHA256 == hashlib.sha256(grammar.encode("utf-8")).hexdigest(), (
-        "the grammar changed: run python -m standards_lint.build_parser")
+        "the grammar changed: run python -m standards_lint.syntax.build_parser")
     if lark.__version__ != _markdown_tables.LARK_VERSION:
         # Another Lark may number or order the same parser differently; the
         # tests below still check that the tables parse as this Lark does.
         pytest.skip(f"the tables were written with Lark {_markdown_tables.LARK_VERSION}, this is {lark.__version__}")
     committed = Path(build_parser.target_path()).read_text(encoding="utf-8")
-    assert committed == build_parser.generate(grammar), "run: python -m standards_lint.build_parser"
+    assert committed == build_parser.generate(grammar), "run: python -m standards_lint.syntax.build_parser"
 
 
 def test_generation_does_not_depend_on_hashing():
@@ -190,7 +190,7 @@ def test_generation_does_not_depend_on_hashing():
     import subprocess
     import sys
 
-    code = "from standards_lint import build_parser as b, parser as p; print(b.generate(p._grammar_text()))"
+    code = "from standards_lint.syntax import build_parser as b, parser as p; print(b.generate(p._grammar_text()))"
     outs = {
         subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                        env={**__import__("os").environ, "PYTHONHASHSEED": seed}).stdout
@@ -208,9 +208,9 @@ def _trees(parser, text):
 
 @pytest.fixture(scope="module")
 def both_parsers():
-    from standards_lint.build_parser import lark_parser
-    from standards_lint.parser import _grammar_text, get_parser
-    from standards_lint.lalr import Parser
+    from standards_lint.syntax.build_parser import lark_parser
+    from standards_lint.syntax.parser import _grammar_text, get_parser
+    from standards_lint.syntax.lalr import Parser
 
     parser = get_parser()
     assert isinstance(parser, Parser)  # the tables are current, so they are used
@@ -266,12 +266,12 @@ def test_tables_parse_any_text_as_lark_does(both_parsers, text):
 def test_the_lark_fallback_builds_the_same_document(monkeypatch, tmp_path):
     """With tables that do not match the grammar (edited without
     regenerating), Lark's own parser is used, and the document is the same."""
-    from standards_lint import _markdown_tables, parser
+    from standards_lint.syntax import _markdown_tables, parser
 
     monkeypatch.setenv("STANDARDS_LINT_CACHE_DIR", str(tmp_path))
     text = SAMPLES[2] + SAMPLES[3]
     expected = parser.parse_markdown(text, "x.md")
     monkeypatch.setattr(_markdown_tables, "GRAMMAR_SHA256", "stale")
     monkeypatch.setattr(parser, "_PARSER", None)
-    assert not isinstance(parser.get_parser(), __import__("standards_lint.lalr").lalr.Parser)
+    assert not isinstance(parser.get_parser(), __import__("standards_lint.syntax.lalr").lalr.Parser)
     assert repr(parser.parse_markdown(text, "x.md")) == repr(expected)

@@ -6,8 +6,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from standards_lint import provenance
-from standards_lint.provenance import parse_block
+from standards_lint.syntax import provenance
+from standards_lint.syntax.provenance import parse_block
 
 LINES = st.sampled_from([
     "Artifact: REVIEW", "Artifact: SCOPE", "Artifact: NOPE", "Artifact:DEVELOPMENT", "Artifact:  VERIFICATION",

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from standards_lint.engine import lint
-from standards_lint.source import DiskSource
+from standards_lint.engine.run import lint
+from standards_lint.syntax.source import DiskSource
 
 from .rules.conftest import write_tree
 from .test_robustness import ACTIVE_STATE, CYCLE, PROVENANCE, RUNTIME, STATE

@@ -28,11 +28,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from standards_lint.cli import main
-from standards_lint.config import Config
-from standards_lint.engine import lint
-from standards_lint.fixer import fix_project
-from standards_lint.parser import parse_markdown
-from standards_lint.source import DiskSource, ReadError
+from standards_lint.engine.config import Config
+from standards_lint.engine.run import lint
+from standards_lint.fixes.fixer import fix_project
+from standards_lint.syntax.parser import parse_markdown
+from standards_lint.syntax.source import DiskSource, ReadError
 
 from .rules.conftest import CLEAN_STATE, RUNTIME, write_tree
 

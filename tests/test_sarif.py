@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from standards_lint.engine import lint
-from standards_lint.output import render_github
-from standards_lint.sarif import render_sarif
+from standards_lint.engine.run import lint
+from standards_lint.output.formats import render_github
+from standards_lint.output.sarif import render_sarif
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "fixtures" / "demo"
@@ -56,7 +56,7 @@ def test_demo_sarif_shape():
         assert res["ruleId"] == f.code and ids[res["ruleIndex"]] == f.code
         loc = res["locations"][0]["physicalLocation"]
         # from the repository root (the demo is fixtures/demo of this repository)
-        from standards_lint.output import repository_prefix
+        from standards_lint.output.formats import repository_prefix
 
         assert loc["artifactLocation"] == {"uri": repository_prefix(str(DEMO)) + f.path, "uriBaseId": "%SRCROOT%"}
         assert loc["region"]["startLine"] == f.line and loc["region"]["startColumn"] == f.column
@@ -64,7 +64,7 @@ def test_demo_sarif_shape():
 
 
 def test_help_uri_follows_the_configured_docs_url():
-    from standards_lint.data import replace
+    from standards_lint.syntax.data import replace
 
     result = lint(str(DEMO), use_git=False)
     plugin_rule = replace(next(r for r in result.registry.rules if r.code == "SL501"), code="XYZ900")
@@ -134,7 +134,7 @@ def test_demo_sarif_passes_the_microsoft_validator(tmp_path):
 
 
 def test_rule_help_names_the_declared_next_step():
-    from standards_lint.data import replace
+    from standards_lint.syntax.data import replace
 
     result = lint(str(DEMO), use_git=False)
     rule = next(r for r in result.registry.rules if r.code == "SL501")
@@ -148,10 +148,10 @@ def test_rule_help_names_the_declared_next_step():
 
 
 def test_result_fixes_help_and_renames(tmp_path):
-    from standards_lint.data import replace
+    from standards_lint.syntax.data import replace
 
-    from standards_lint.engine import Result
-    from standards_lint.findings import Edit, Fix, Rename
+    from standards_lint.engine.run import Result
+    from standards_lint.engine.findings import Edit, Fix, Rename
 
     shutil.copytree(DEMO, tmp_path / "demo")
     result = lint(str(tmp_path / "demo"), use_git=False)
@@ -181,9 +181,9 @@ def test_result_fixes_help_and_renames(tmp_path):
 
 
 def test_github_annotation_carries_help_and_owner():
-    from standards_lint.data import replace
+    from standards_lint.syntax.data import replace
 
-    from standards_lint.engine import Result
+    from standards_lint.engine.run import Result
 
     result = lint(str(DEMO), use_git=False)
     f = replace(result.findings[0], help="Do this, then that.", owner="AUDITOR")

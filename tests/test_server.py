@@ -79,7 +79,7 @@ def _file_of(uri: str) -> Path:
 
 
 def _installed_docs() -> str:
-    from standards_lint.links import docs_dir
+    from standards_lint.engine.links import docs_dir
 
     return docs_dir()
 
@@ -167,7 +167,7 @@ async def test_diagnostics_follow_edits_of_state_and_records(client: LanguageCli
     assert sl501.source == "standards-lint"
     # No docs-url anywhere: the rule's page installed with the package, a
     # file that opens offline.
-    from standards_lint.links import rule_url
+    from standards_lint.engine.links import rule_url
 
     href = sl501.code_description.href
     assert href.startswith("file://") and href == rule_url("SL501")

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from standards_lint import output
-from standards_lint.engine import lint
-from standards_lint.sarif import render_sarif
+from standards_lint.output import formats as output
+from standards_lint.engine.run import lint
+from standards_lint.output.sarif import render_sarif
 
 from .parity import harness
 

@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from standards_lint.source import DiskSource
+from standards_lint.syntax.source import DiskSource
 
 from .rules.conftest import CLEAN_STATE, RUNTIME, commit_tree, write_tree
 
@@ -23,7 +23,7 @@ from .rules.conftest import CLEAN_STATE, RUNTIME, commit_tree, write_tree
 NOT_IMPORTED = ("attr", "attrs", "pluggy", "inspect", "importlib.metadata", "email", "zipfile", "lark",
                 "dataclasses", "pickle", "logging", "subprocess",
                 # the MCP server (`standards-lint mcp`) and its SDK
-                "standards_lint.mcp", "mcp", "mcp_types", "anyio", "pydantic",
+                "standards_lint.agents.mcp", "mcp", "mcp_types", "anyio", "pydantic",
                 # `standards-lint history` and its git reader (the history rules are
                 # registered, but read only the model)
                 "standards_lint.history", "standards_lint.history.git", "standards_lint.history.run",
@@ -99,7 +99,7 @@ _HOOK = """
 import sys
 before = set(sys.modules)
 import json
-from standards_lint.hook import stop
+from standards_lint.agents.hook import stop
 status = stop()
 print(json.dumps([status, sorted(set(sys.modules) - before)]))
 """

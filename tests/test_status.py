@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from standards_lint.engine import lint, load_registry
-from standards_lint.status import mermaid, render, status, status_of
+from standards_lint.engine.run import lint, load_registry
+from standards_lint.status.document import mermaid, render, status, status_of
 
 from .parity import harness
 from .rules.conftest import CLEAN_STATE, RUNTIME, write_tree
@@ -164,7 +164,7 @@ def test_the_parity_check_reaches_the_role_and_the_user():
     assert status_problems(_case_of(DEMO, []), demo, tally) == []
     assert tally["USER"] == 1
     # a clean DEVELOPING case whose next action named the user would be reported
-    import standards_lint.status as st
+    import standards_lint.status.document as st
 
     real = st.status_of
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-from standards_lint.data import replace
-from standards_lint.findings import Edit, Fix
+from standards_lint.syntax.data import replace
+from standards_lint.engine.findings import Edit, Fix
 from standards_lint.model.acceptance import (
     COVERAGE_TITLE,
     EVIDENCE_TITLE,
@@ -33,7 +33,7 @@ from standards_lint.model.acceptance import (
     single_field,
     traced,
 )
-from standards_lint.rule import report
+from standards_lint.engine.rule import report
 
 
 # A line that leads with one ID: a table row whose first cell is the ID, a

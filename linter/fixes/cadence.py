@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from standards_lint.model.accessors import at, aw_field
-from standards_lint.rule import replace, report
+from standards_lint.engine.rule import replace, report
 
 
 def clear_pending_cadence_fix(sm, message: str):

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Optional
 
-from standards_lint.findings import Fix
-from standards_lint.protocol import CYCLE_ID_RE
-from standards_lint.rule import replace
+from standards_lint.engine.findings import Fix
+from standards_lint.syntax.protocol import CYCLE_ID_RE
+from standards_lint.engine.rule import replace
 from standards_lint.model.cycle_ids import STATE_PATH, id_field, recorded_id
 
 

@@ -9,8 +9,8 @@ from standards_lint.model.accessors import cycle_mode, ho_field, state_of
 from standards_lint.model.cycle import STATE_RECORDS
 from standards_lint.model.handoff import handoff_view, value_at
 from standards_lint.model.recovery import cycle_route, forward_step, passed_records_complete
-from standards_lint.protocol import TERMINAL_STATES, WORKFLOW_STATES
-from standards_lint.rule import replace, report
+from standards_lint.syntax.protocol import TERMINAL_STATES, WORKFLOW_STATES
+from standards_lint.engine.rule import replace, report
 
 
 def forward_fix(project):

@@ -3,11 +3,11 @@ exactly once, and the Handoff heading respelling a plan finding may carry."""
 
 from __future__ import annotations
 
-from standards_lint.ast import Document
-from standards_lint.findings import Edit, Fix
+from standards_lint.syntax.ast import Document
+from standards_lint.engine.findings import Edit, Fix
 from standards_lint.fixes.state import section_respell_fix
 from standards_lint.model.plan import field_anchor, fields_not_once, stack_in_order
-from standards_lint.rule import field_removal, heading_fix, report
+from standards_lint.engine.rule import field_removal, heading_fix, report
 
 
 def header_fields_once(doc: Document, names, record: str):
@@ -48,7 +48,7 @@ def handoff_heading_fix(project):
 
 
 def _handoff_heading_fix(project):
-    from standards_lint.state import StateModel
+    from standards_lint.syntax.state import StateModel
 
     st = project.state
     if st is None or st.sections("Handoff") or not stack_in_order(st):

@@ -3,13 +3,13 @@ a record's Status to COMPLETE, and respelling a miscopied cycle ID in paths."""
 
 from __future__ import annotations
 
-from standards_lint.findings import Edit, Fix, Rename
+from standards_lint.engine.findings import Edit, Fix, Rename
 from standards_lint.fixes.cycle_ids import respelt_id
 from standards_lint.model.cycle import STATE_RECORDS, STATUS_AFTER, complete_due, complete_holds, record_holds
 from standards_lint.model.record_paths import POINTERS, active_work_field, normalize_path, path_cycle
 from standards_lint.model.record_provenance import placement
-from standards_lint.protocol import record_path
-from standards_lint.rule import replace
+from standards_lint.syntax.protocol import record_path
+from standards_lint.engine.rule import replace
 
 
 def move_fix(project, b):

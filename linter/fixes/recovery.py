@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-from standards_lint.findings import Edit, Fix
+from standards_lint.engine.findings import Edit, Fix
 from standards_lint.model.recovery import (
     CORRECTIVE_KINDS,
     DOC_UNROUTABLE,
@@ -25,8 +25,8 @@ from standards_lint.model.recovery import (
     routed_type,
     workflow_state_of,
 )
-from standards_lint.protocol import TERMINAL_STATES
-from standards_lint.rule import replace, report
+from standards_lint.syntax.protocol import TERMINAL_STATES
+from standards_lint.engine.rule import replace, report
 
 
 def flag_fix(active, want: str, title: str) -> Fix:

@@ -1,10 +1,10 @@
-"""What each fix may reveal (:class:`~standards_lint.rule.Reveals`), declared
+"""What each fix may reveal (:class:`~standards_lint.engine.rule.Reveals`), declared
 once: the rules whose fix it is carry it in their declaration (its page says
 it), and the fix proof holds every new finding after a fix to it."""
 
 from __future__ import annotations
 
-from ..rule import Reveals
+from ..engine.rule import Reveals
 
 # Fixes that make readable a value no rule could read before, and the rules
 # that read exactly that value: a finding of one of those codes that appears

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Optional
 
-from standards_lint.ast import Field
-from standards_lint.findings import Fix
-from standards_lint.rule import replace, trim_fix
+from standards_lint.syntax.ast import Field
+from standards_lint.engine.findings import Fix
+from standards_lint.engine.rule import replace, trim_fix
 
 
 def meant_value(path: str, f: Field, allowed) -> Optional[Fix]:

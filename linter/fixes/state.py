@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Iterator, Optional
 
-from standards_lint.ast import Field
-from standards_lint.findings import Edit, Fix
+from standards_lint.syntax.ast import Field
+from standards_lint.engine.findings import Edit, Fix
 from standards_lint.fixes.handoff import forward_state_fix
 from standards_lint.model.accessors import at, header_field, state_in_mode, workflow_state
 from standards_lint.model.route import OMITTED_STATES
 from standards_lint.model.state_values import STATE_PATH
-from standards_lint.rule import Diagnostic, field_removal, replace, report
+from standards_lint.engine.rule import Diagnostic, field_removal, replace, report
 
 
 def section_respell_fix(st, title: str) -> Optional[Fix]:

@@ -4,7 +4,7 @@ commits, and the story of each cycle told.
 Layer: files -> syntax -> model -> rules -> findings -> outputs/fixes/server/
 hook/status/**history**.  This package reads the git history of
 ``.standards/`` in one pass (:mod:`.git`), builds each version's
-:class:`~standards_lint.project.Project` from its blobs so that every value
+:class:`~standards_lint.engine.project.Project` from its blobs so that every value
 is read through the model the rules read (:mod:`.run`), runs the rules
 declared ``scope="history"`` on each :class:`~standards_lint.model.moves.Move`,
 and tells the story (:mod:`.story`).  Nothing below it imports it; a plain

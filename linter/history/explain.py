@@ -67,7 +67,7 @@ from ..model.moves import (
     same_state_failure,
     standard_route,
 )
-from ..protocol import FAILURE_TARGETS, record_path
+from ..syntax.protocol import FAILURE_TARGETS, record_path
 
 MAX_SQUASH = 6
 MAX_NODES = 60000

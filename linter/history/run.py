@@ -7,9 +7,9 @@ from typing import Optional
 
 from ..model import model_of
 from ..model.moves import is_move, snapshot
-from ..parser import parse_markdown
-from ..project import Project, find_root
-from ..source import ReadError, TooLarge
+from ..syntax.parser import parse_markdown
+from ..engine.project import Project, find_root
+from ..syntax.source import ReadError, TooLarge
 from .explain import HistoryMove, explain, finished_by
 from .git import GitHistory, HistoryError, Version
 
@@ -19,7 +19,7 @@ MODE = ".standards/MODE.md"
 
 class BlobSource:
     """A project's files as one version holds them (the project's file
-    source, :class:`~standards_lint.source.DiskSource`'s interface): what
+    source, :class:`~standards_lint.syntax.source.DiskSource`'s interface): what
     the rules read of a version is read exactly as they read a tree."""
 
     def __init__(self, root: str, files: dict, history: GitHistory):
@@ -129,7 +129,7 @@ class HistoryResult:
 
 
 def history_rules(registry=None):
-    from ..engine import load_registry
+    from ..engine.run import load_registry
 
     reg = registry or load_registry()
     return [r for r in reg.rules if r.scope == "history"]
@@ -204,7 +204,7 @@ def _record_cycles(before: Point, after: Point) -> dict:
 
 
 def _run(rules, move: Move, after: Point) -> list:
-    from ..owners import resolve
+    from ..model.owners import resolve
 
     out = []
     for r in rules:

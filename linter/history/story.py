@@ -345,7 +345,7 @@ def as_markdown(data: dict) -> str:
 def as_github(data: dict) -> str:
     """GitHub Actions workflow commands, one annotation per finding, its
     path from the repository root (as the lint's ``--format github``)."""
-    from ..output import _gh_escape_data, _gh_escape_prop
+    from ..output.formats import _gh_escape_data, _gh_escape_prop
 
     prefix = _prefix(data)
     kinds = {"error": "error", "warning": "warning", "info": "notice"}
@@ -363,7 +363,7 @@ def _prefix(data: dict) -> str:
     history (GitHub resolves annotation and SARIF paths from there)."""
     if "repository_path" in data:
         return data["repository_path"] + "/" if data["repository_path"] else ""
-    from ..output import repository_prefix
+    from ..output.formats import repository_prefix
 
     return repository_prefix(data["root"])
 
@@ -376,7 +376,7 @@ def as_sarif(data: dict, rules=None) -> str:
     from pathlib import Path
 
     from .. import __version__
-    from ..sarif import LEVELS, _descriptor, _uri
+    from ..output.sarif import LEVELS, _descriptor, _uri
     from .run import history_rules
 
     rules = list(rules if rules is not None else history_rules())

@@ -2,7 +2,7 @@
 
 Layer: files -> syntax (AST, STATE/record views) -> **model** -> rules ->
 findings -> outputs, fixes, server, hook, status.  This package imports only
-from the syntax layer (``standards_lint.ast``, ``parser``, ``state``,
+from the syntax layer (``standards_lint.syntax.ast``, ``parser``, ``state``,
 ``project``, ``protocol``, ``records``, ``provenance``, ``holding``) and never
 from ``standards_lint.rules``.
 """

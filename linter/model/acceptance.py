@@ -8,12 +8,12 @@ import posixpath
 import re
 from typing import Iterator, Optional
 
-from standards_lint.ast import Span
-from standards_lint.data import Record
-from standards_lint.holding import Holding, holding
-from standards_lint.parser import LineIndex
-from standards_lint.protocol import CYCLE_ID_RE, USABLE_CYCLE_ID_RE, TERMINAL_STATES, record_path
-from standards_lint.records import provenance_of
+from standards_lint.syntax.ast import Span
+from standards_lint.syntax.data import Record
+from standards_lint.model.holding import Holding, holding
+from standards_lint.syntax.parser import LineIndex
+from standards_lint.syntax.protocol import CYCLE_ID_RE, USABLE_CYCLE_ID_RE, TERMINAL_STATES, record_path
+from standards_lint.syntax.records import provenance_of
 
 
 AC_RE = re.compile(r"(?<![A-Za-z0-9_])AC-(\d+)(?![A-Za-z0-9_])")
@@ -274,7 +274,7 @@ class Context(Record):
         self.project, self.cycle, self.mode, self.state = project, cycle, mode, state
         self.project_mode, self.recovery, self.kind, self.frm = project_mode, recovery, kind, frm
         self.scope, self.design, self.records = scope, design, records
-        self.hold = hold  # which records are held (standards_lint.holding)
+        self.hold = hold  # which records are held (standards_lint.model.holding)
         # False for a "what if" context (a scope edit a fix would make): its
         # findings are only counted, so no fix is computed for them.
         self.fixes = fixes
@@ -289,7 +289,7 @@ class Context(Record):
 
     def held(self, s: str, *, own: bool) -> bool:
         """Whether the records of state *s* are held to full coverage
-        (:meth:`standards_lint.holding.Holding.completion`)."""
+        (:meth:`standards_lint.model.holding.Holding.completion`)."""
         return self.hold.completion(s, own=own)
 
 

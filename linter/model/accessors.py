@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from standards_lint.protocol import COMPLETION_POLICIES, HANDOFF_KINDS, PROJECT_MODES, WORKFLOW_STATES
+from standards_lint.syntax.protocol import COMPLETION_POLICIES, HANDOFF_KINDS, PROJECT_MODES, WORKFLOW_STATES
 
 
 EXECUTION_MODES = ("STANDARD", "EXPEDITED", "DOCUMENTATION")

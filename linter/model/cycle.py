@@ -6,17 +6,17 @@ from __future__ import annotations
 
 from typing import Optional
 
-from standards_lint.holding import holding
+from standards_lint.model.holding import holding
 from standards_lint.model.acceptance import analysis, evidence_ids, record_scan, traced
 from standards_lint.model.route import FULL_DELIVERABLE_TAIL
-from standards_lint.protocol import (
+from standards_lint.syntax.protocol import (
     ROUTE_DOCUMENTATION,
     ROUTE_EXPEDITED,
     ROUTE_STANDARD_BROWNFIELD,
     TERMINAL_STATES,
     record_path,
 )
-from standards_lint.records import provenance_of
+from standards_lint.syntax.records import provenance_of
 
 
 INCOMPLETE = ("IN_PROGRESS", "BLOCKED")

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Optional
 
-from standards_lint.ast import Field
+from standards_lint.syntax.ast import Field
 from standards_lint.model.record_provenance import project_records
-from standards_lint.protocol import CYCLE_ID_RE, RECORD_DIRS, TERMINAL_STATES
+from standards_lint.syntax.protocol import CYCLE_ID_RE, RECORD_DIRS, TERMINAL_STATES
 
 
 _PATH_DIRS = tuple(d + "/" for d in RECORD_DIRS.values())

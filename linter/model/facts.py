@@ -19,7 +19,7 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Optional
 
-from ..protocol import CYCLE_ID_RE, USABLE_CYCLE_ID_RE, record_path
+from ..syntax.protocol import CYCLE_ID_RE, USABLE_CYCLE_ID_RE, record_path
 from .cycle import required_states
 from .values import MISSING, Value, read_field
 from .workflow import Workflow

@@ -8,7 +8,7 @@ from typing import Optional
 
 def _read(container: str, name: str):
     """The field *name* of STATE.md's *container* (the ``handoff`` or the
-    ``header`` of :class:`~standards_lint.state.StateModel`) as a pair of
+    ``header`` of :class:`~standards_lint.syntax.state.StateModel`) as a pair of
     properties: the field, and its value as written (None when the field is
     missing or repeated)."""
     def field(self):

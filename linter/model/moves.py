@@ -32,8 +32,8 @@ from __future__ import annotations
 from collections import deque
 from typing import NamedTuple, Optional
 
-from ..holding import route_of
-from ..protocol import (
+from .holding import route_of
+from ..syntax.protocol import (
     FAILURE_TARGETS,
     ROUTE_STANDARD_BROWNFIELD,
     ROUTE_STANDARD_GREENFIELD,
@@ -503,7 +503,7 @@ def scope_of(project):
 
 
 def _read_scope(project):
-    from ..protocol import CYCLE_ID_RE
+    from ..syntax.protocol import CYCLE_ID_RE
     from .acceptance import _usable, scan_text, scope_model
 
     st = project.state

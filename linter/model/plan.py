@@ -10,10 +10,10 @@ from functools import cached_property
 from typing import Iterator, Optional
 import weakref
 
-from standards_lint.ast import Container, Document, Field, Span
-from standards_lint.holding import holding
-from standards_lint.protocol import CYCLE_ID_RE, USABLE_CYCLE_ID_RE, ROUTE_STANDARD_BROWNFIELD, TERMINAL_STATES, record_path
-from standards_lint.records import provenance_of
+from standards_lint.syntax.ast import Container, Document, Field, Span
+from standards_lint.model.holding import holding
+from standards_lint.syntax.protocol import CYCLE_ID_RE, USABLE_CYCLE_ID_RE, ROUTE_STANDARD_BROWNFIELD, TERMINAL_STATES, record_path
+from standards_lint.syntax.records import provenance_of
 
 
 PLAN_STATUSES = ("PROPOSED", "APPROVED", "IN_PROGRESS", "COMPLETE")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from standards_lint.protocol import TERMINAL_STATES, record_path
+from standards_lint.syntax.protocol import TERMINAL_STATES, record_path
 
 
 COLLISION = "Treat it as a collision: leave it unchanged and ask the user how to resolve it."

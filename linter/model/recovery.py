@@ -8,12 +8,12 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-from standards_lint.ast import Container, Field
-from standards_lint.data import Frozen
+from standards_lint.syntax.ast import Container, Field
+from standards_lint.syntax.data import Frozen
 from standards_lint.model.acceptance import analysis, complete_records, evidence_ids, record_scan, traced
 from standards_lint.model.accessors import project_mode
 from standards_lint.model.cycle import STATE_RECORDS, Cycle, record_state
-from standards_lint.protocol import (
+from standards_lint.syntax.protocol import (
     CYCLE_ID_RE,
     USABLE_CYCLE_ID_RE,
     FAILURE_TARGETS,
@@ -145,7 +145,7 @@ CORRECTIVE_KINDS = ("FAILURE", "USER_REWORK")
 
 def cycle_route(project) -> tuple[str, ...]:
     """The forward route of the cycle's mode and the project's mode."""
-    from standards_lint.holding import route_of
+    from standards_lint.model.holding import route_of
 
     return route_of(cycle_mode_of(project), project_mode(project))
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Optional
 
-from standards_lint.ast import Container, Field
+from standards_lint.syntax.ast import Container, Field
 from standards_lint.model.accessors import project_mode
-from standards_lint.protocol import (
+from standards_lint.syntax.protocol import (
     HANDOFF_KINDS,
     ROUTE_DOCUMENTATION,
     ROUTE_EXPEDITED,

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Iterable, Optional, Sequence
 
-from ..ast import Container, Field
+from ..syntax.ast import Container, Field
 
 READ = "read"
 MISSING = "missing"

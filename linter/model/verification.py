@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Optional
 
-from standards_lint.ast import Document
-from standards_lint.holding import tester_record_relaxed
+from standards_lint.syntax.ast import Document
+from standards_lint.model.holding import tester_record_relaxed
 from standards_lint.model.plan import Assignment, cycle_record, live_cycle, load_plan, tester_assignment
 
 
@@ -21,7 +21,7 @@ def report_assignment(project) -> Optional[tuple[Document, Optional[Assignment]]
     """(the report, Tester's current assignment) where the report is held to
     that assignment now: a readable report of the live cycle, except at turn
     end in TESTING, where the report is Tester's own record
-    (:func:`~standards_lint.holding.tester_record_relaxed`).  The assignment
+    (:func:`~standards_lint.model.holding.tester_record_relaxed`).  The assignment
     is None where there is none (:func:`~standards_lint.model.plan.tester_assignment`)."""
     if tester_record_relaxed(project):
         return None

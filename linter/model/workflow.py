@@ -11,8 +11,8 @@ import re
 from functools import cached_property
 from typing import Optional
 
-from ..holding import route_of
-from ..protocol import (
+from .holding import route_of
+from ..syntax.protocol import (
     COMPLETION_POLICIES,
     CYCLE_MODES,
     FAILURE_TYPES,

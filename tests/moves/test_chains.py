@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from standards_lint.engine import lint
+from standards_lint.engine.run import lint
 from standards_lint.history import run_history
 from standards_lint.history.explain import HistoryMove
 from standards_lint.history.run import history_rules

@@ -21,7 +21,7 @@ from typing import Callable, Optional
 
 import pytest
 
-from standards_lint.engine import lint
+from standards_lint.engine.run import lint
 from tests.moves import edit as E
 from tests.rules.conftest import commit_tree, write_tree
 

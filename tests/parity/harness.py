@@ -175,7 +175,7 @@ def run_case_modes(case: dict, rows: list[Row], registry=None, base: Optional[st
     """Materialize the case once and run it in each of *modes*; *results*,
     when given, receives each mode's lint result (for checks that read the
     same run, such as the status of the tree)."""
-    from standards_lint.engine import lint
+    from standards_lint.engine.run import lint
 
     root = materialize(case, base)
     try:
@@ -198,7 +198,7 @@ def main(argv=None) -> int:
     import argparse
     from collections import Counter
 
-    from standards_lint.engine import load_registry
+    from standards_lint.engine.run import load_registry
 
     ap = argparse.ArgumentParser()
     ap.add_argument("--case", action="append", help="only these case ids")

@@ -15,7 +15,7 @@ try:
 except ModuleNotFoundError:  # Python < 3.11
     import tomli as tomllib
 
-from standards_lint.engine import load_registry
+from standards_lint.engine.run import load_registry
 
 from collections import Counter
 

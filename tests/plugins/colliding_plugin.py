@@ -1,6 +1,6 @@
 """Declares a code that good_plugin already declares."""
 
-from standards_lint.rule import module_rules, rule
+from standards_lint.engine.rule import module_rules, rule
 
 
 @rule(code="TST001", name="duplicate", section="x", summary="dup", explanation="dup")

@@ -1,6 +1,6 @@
 """A test plugin: one working rule and one that raises."""
 
-from standards_lint.rule import module_rules, report, rule
+from standards_lint.engine.rule import module_rules, report, rule
 
 
 @rule(code="TST001", name="state-title", section="Persisted Workflow State",

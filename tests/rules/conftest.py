@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from standards_lint.engine import lint
+from standards_lint.engine.run import lint
 
 BROWNFIELD_MODE = "# S.T.A.N.D.A.R.D.S. Project Mode\n\n`ProjectMode`: `BROWNFIELD`\n"
 RUNTIME = {

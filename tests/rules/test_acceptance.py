@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from standards_lint.engine import lint
+from standards_lint.engine.run import lint
 
 from .conftest import RUNTIME, commit_tree, write_tree
 
@@ -446,7 +446,7 @@ def test_an_indented_retired_heading_is_not_read_and_carries_its_fix(tmp_path):
     # under ` ## Retired ...`, AC-003 is still a current condition, so the
     # COMPLETE design and report that no longer account for it are reported,
     # each with the one safe fix that writes the heading where it is read.
-    from standards_lint.fixer import fix_project
+    from standards_lint.fixes.fixer import fix_project
 
     scope = SCOPE_TEXT.replace("\n## Retired Acceptance Identifiers", "\n ## Retired Acceptance Identifiers")
     write_tree(tmp_path, {**RUNTIME, ".standards/STATE.md": state(), **tree(scope=scope)})

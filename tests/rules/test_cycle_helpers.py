@@ -10,7 +10,7 @@ from standards_lint.fixes.state import omitted_state_findings, set_value_fix
 from standards_lint.model.accessors import aw_field, aw_values, holds_value, state_in_mode, unstarted_state
 from standards_lint.model.route import OMITTED_STATES
 from standards_lint.model.state_values import determined_from, handoff_step_end, state_model, unconflicted
-from standards_lint.project import Project
+from standards_lint.engine.project import Project
 
 from .conftest import CLEAN_STATE, RUNTIME, write_tree
 

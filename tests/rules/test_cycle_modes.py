@@ -6,7 +6,7 @@ import subprocess
 
 import pytest
 
-from standards_lint.engine import lint
+from standards_lint.engine.run import lint
 
 from .conftest import RUNTIME, write_tree
 

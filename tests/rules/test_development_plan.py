@@ -269,7 +269,7 @@ def _git(root, *args):
 
 
 def test_done_step_removed(tmp_path):
-    from standards_lint.engine import lint
+    from standards_lint.engine.run import lint
 
     from .conftest import RUNTIME, write_tree
 
@@ -465,7 +465,7 @@ def test_a_misheaded_increment_is_reported_defines_nothing_and_carries_its_headi
     # Increment 1; found (its fields are still checked), reported (SL820),
     # and no definition for what names Increment 1, each carrying the one
     # safe fix that writes the heading `### Increment 1`.
-    from standards_lint.fixer import fix_project
+    from standards_lint.fixes.fixer import fix_project
 
     incs = INCREMENTS.replace("### Increment 1", "###  Increment 1").replace(
         "`Development Steps`: `DEV-001` `Acceptance`: `AC-001`", "`Development Steps`: `DEV-001`")

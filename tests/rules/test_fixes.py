@@ -4,8 +4,8 @@ and SL212 (empty BaselineReconciliation entries)."""
 
 from __future__ import annotations
 
-from standards_lint.engine import lint
-from standards_lint.fixer import fix_project
+from standards_lint.engine.run import lint
+from standards_lint.fixes.fixer import fix_project
 
 from .conftest import RUNTIME, write_tree
 

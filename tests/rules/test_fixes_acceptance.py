@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from standards_lint.fixer import fix_project
+from standards_lint.fixes.fixer import fix_project
 
 from .conftest import RUNTIME, write_tree
 from .test_acceptance import DEV, DEV_TEXT, SCOPE, SCOPE_TEXT, SPEC, SPEC_TEXT, VERIFY, VERIFY_OK, state

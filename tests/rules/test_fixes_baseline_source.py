@@ -3,7 +3,7 @@ records name."""
 
 from __future__ import annotations
 
-from standards_lint.fixer import fix_project
+from standards_lint.fixes.fixer import fix_project
 
 from .test_fixes import CID, OTHER, STATE_PATH, findings, read, state, tree
 

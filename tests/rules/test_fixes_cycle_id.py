@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from standards_lint.fixer import fix_project
+from standards_lint.fixes.fixer import fix_project
 
 from .test_fixes import CID, OTHER, STATE_PATH, assert_second_run_is_idle, findings, read, state, tree
 

@@ -3,7 +3,7 @@ value (unsafe), and PromotionReason outside a standard cycle is NONE (safe)."""
 
 from __future__ import annotations
 
-from standards_lint.fixer import fix_project
+from standards_lint.fixes.fixer import fix_project
 
 from .conftest import RUNTIME, write_tree
 from .test_fixes import assert_second_run_is_idle, findings, read

@@ -4,7 +4,7 @@ asserted and a re-lint (after ``fix_project``) no longer reporting it."""
 
 from __future__ import annotations
 
-from standards_lint.fixer import fix_project
+from standards_lint.fixes.fixer import fix_project
 
 from .conftest import RUNTIME, write_tree
 from .test_development_plan import INCREMENTS, PLAN_PATH, REPORT_PATH, STEP_DONE, STEP_PENDING, plan, report, state

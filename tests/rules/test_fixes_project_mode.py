@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 
-from standards_lint.fixer import fix_project
+from standards_lint.fixes.fixer import fix_project
 
 from .conftest import CLEAN_STATE, RUNTIME, write_tree
 from .test_fixes import assert_second_run_is_idle, findings, read
@@ -30,7 +30,7 @@ def tree(tmp_path, mode_text, state):
 
 
 def sl120(root, use_git=False):
-    from standards_lint.engine import lint
+    from standards_lint.engine.run import lint
 
     return [f for f in lint(str(root), use_git=use_git).findings if f.code == "SL120"]
 

@@ -5,8 +5,8 @@ text names (SL904, SL906) and a record moved to its fixed path (SL930)."""
 
 from __future__ import annotations
 
-from standards_lint.engine import lint
-from standards_lint.fixer import fix_project
+from standards_lint.engine.run import lint
+from standards_lint.fixes.fixer import fix_project
 
 from . import test_acceptance as acc
 from .conftest import RUNTIME, write_tree

@@ -6,8 +6,8 @@ handoff (SL410, SL420, SL300, SL301), where a corrective handoff went
 
 from __future__ import annotations
 
-from standards_lint.engine import lint
-from standards_lint.fixer import fix_project
+from standards_lint.engine.run import lint
+from standards_lint.fixes.fixer import fix_project
 
 from .conftest import CLEAN_STATE, RUNTIME, write_tree
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from standards_lint.fixer import fix_project
+from standards_lint.fixes.fixer import fix_project
 
 from .conftest import CLEAN_STATE, RUNTIME, write_tree
 from .test_fixes import assert_second_run_is_idle, findings, read

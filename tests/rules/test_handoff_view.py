@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from standards_lint.model.handoff import handoff_view
-from standards_lint.project import Project
+from standards_lint.engine.project import Project
 
 from .conftest import CLEAN_STATE, RUNTIME, write_tree
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from standards_lint.engine import lint
-from standards_lint.fixer import fix_project
+from standards_lint.engine.run import lint
+from standards_lint.fixes.fixer import fix_project
 
 from .test_development_plan import INCREMENTS, PLAN_PATH, REPORT_PATH, STEP_DONE, STEP_PENDING, plan, report, state, tree
 
@@ -128,7 +128,7 @@ def test_padded_assessment_purpose(lint_tree):
 
 
 def test_a_padded_value_is_a_field_property_of_the_reading_layer():
-    from standards_lint.parser import parse_markdown
+    from standards_lint.syntax.parser import parse_markdown
 
     doc = parse_markdown("`A`: `X ` `B`: ` X` `C`: ` X ` `D`: `X` `E`: `  `\n", "t.md")
     assert [(f.name, f.value, f.padded) for f in doc.fields] == [

@@ -9,7 +9,7 @@ import pytest
 
 from standards_lint.model.accessors import project_mode
 from standards_lint.model.state_values import declared_project_mode
-from standards_lint.project import Project
+from standards_lint.engine.project import Project
 
 from .conftest import CLEAN_STATE, RUNTIME, codes, write_tree
 

@@ -1,7 +1,7 @@
 """Workflow Artifact Provenance: the block at the top of a record (SL600) and
 the record header's visible Cycle/ReviewKind (SL601, SL602)."""
 
-from standards_lint.provenance import parse_block
+from standards_lint.syntax.provenance import parse_block
 
 CYCLE = "add-user-search-20261130T024551Z-bcf1ae8e"
 VERIF = f".standards/docs/verification/{CYCLE}.md"

@@ -128,7 +128,7 @@ def test_a_zero_width_space_after_a_colon_is_no_space(lint_tree):
 def test_a_record_without_an_atx_title_has_no_header():
     # The checker finds a record's header after its `# Title` line; under a
     # setext title (`Title` over `===`) the header holds nothing for it.
-    from standards_lint.parser import parse_markdown
+    from standards_lint.syntax.parser import parse_markdown
 
     body = "`Cycle`: `x-20261130T024253Z-72ffb0a9` `Status`: `COMPLETE`\n\n## Section\n"
     atx = parse_markdown("# Synchronization Record\n\n" + body, ".standards/docs/synchronization/a.md")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from standards_lint.engine import load_registry
+from standards_lint.engine.run import load_registry
 
 from .conftest import CLEAN_STATE
 

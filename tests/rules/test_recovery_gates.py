@@ -239,7 +239,7 @@ def test_suspended_assignment_heading_with_a_closing_sequence(lint_tree, tmp_pat
     assert f.fix is not None and f.fix.applicability == "safe"
     assert [e.replacement for e in f.fix.edits] == ["### Suspended Assignment 1"]
     assert [x.code for x in got if x.code == "SL880"] == ["SL880"]  # found: its missing field is reported
-    from standards_lint.fixer import fix_project
+    from standards_lint.fixes.fixer import fix_project
 
     fix_project(str(tmp_path), use_git=False)
     text = (tmp_path / PLAN_PATH).read_text(encoding="utf-8")

@@ -74,9 +74,9 @@ def test_conflict_reports_still_run_beside_a_workflow_conflict(lint_tree):
 
 
 def test_plugin_rules_stand_down_during_a_conflict_unless_declared(tmp_path):
-    from standards_lint.engine import Registry, run_rules
-    from standards_lint.project import Project
-    from standards_lint.rule import report, rule
+    from standards_lint.engine.run import Registry, run_rules
+    from standards_lint.engine.project import Project
+    from standards_lint.engine.rule import report, rule
 
     @rule(code="XX001", name="always", section="Test", summary="Always reports.")
     def always(project):

@@ -1,13 +1,13 @@
 """The turn-end check (`standards-lint --turn-end`, PROTOCOL.md, Runtime Tools
 and Hooks): which completed records are held, plainly and at the end of a
-turn.  The decision is `standards_lint.holding`; these tests show it on small
+turn.  The decision is `standards_lint.model.holding`; these tests show it on small
 trees of their own and on the decision object itself."""
 
 from __future__ import annotations
 
 import pytest
 
-from standards_lint.holding import Holding, route_of
+from standards_lint.model.holding import Holding, route_of
 
 from .test_acceptance import REVIEW_FINAL, VERIFY, prov, sl7, state, tree, verification, where, CYCLE
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from typing import Any, Optional
 
-from .data import Record
+from ..syntax.data import Record
 
 KEYS = (
     "select", "extend-select", "ignore", "severity", "per-file-ignores", "exclude", "plugins", "format",
@@ -52,7 +52,7 @@ class Config(Record):
         self.max_file_size = max_file_size  # bytes; None: the default (8 MiB)
         self.cache = cache
         # Where the rule pages are served (links in the editor, SARIF helpUri,
-        # full text output); None: the installed pages (standards_lint.links).
+        # full text output); None: the installed pages (standards_lint.engine.links).
         self.docs_url = docs_url
 
     # -- selection --------------------------------------------------------

@@ -14,7 +14,7 @@ structured content and as its text:
   as the CLI does, and answers or raises :class:`ToolFailure` with the
   reason.  It keeps, per project root, the files it read (while their
   ``stat`` is unchanged), the parsed documents (by text) and the last answer
-  of each question under the result cache's key (:func:`standards_lint.cache.key`:
+  of each question under the result cache's key (:func:`standards_lint.engine.cache.key`:
   every file's stat, the configuration, git HEAD and the index, the linter),
   so every call sees the files as they are now and a repeated call on an
   unchanged tree reuses its answer.
@@ -22,7 +22,7 @@ structured content and as its text:
   package, the ``mcp`` extra), imported only there: a plain lint imports
   nothing of this module, and ``print-config`` needs no SDK.
 
-This module is ``standards_lint.mcp``; ``import mcp`` inside it is absolute
+This module is ``standards_lint.agents.mcp``; ``import mcp`` inside it is absolute
 (Python 3) and finds the SDK, never this file.
 """
 
@@ -147,7 +147,7 @@ class _Root:
     """What one project root keeps between calls."""
 
     def __init__(self, root: str):
-        from .lsp_core import ParseCache
+        from ..lsp.core import ParseCache
 
         self.root = root
         self.source = _fresh_source_class()(root)
@@ -156,7 +156,7 @@ class _Root:
 
 
 def _fresh_source_class():
-    from .lsp_core import CachingSource
+    from ..lsp.core import CachingSource
 
     class FreshSource(CachingSource):
         """The language server's caching source, but the tree is walked
@@ -192,7 +192,7 @@ class Service:
         return full
 
     def _root(self, path: Optional[str], required: bool = True) -> Optional[_Root]:
-        from .source import find_root
+        from ..syntax.source import find_root
 
         folder = self._folder(path)
         root = find_root(folder)
@@ -207,8 +207,8 @@ class Service:
 
     @staticmethod
     def _config(root: str, select=None, ignore=None):
-        from .config import ConfigError, load_config, validate_codes
-        from .engine import LINTER_CODES, registry_for
+        from ..engine.config import ConfigError, load_config, validate_codes
+        from ..engine.run import LINTER_CODES, registry_for
 
         try:
             config = load_config(root)
@@ -244,7 +244,7 @@ class Service:
 
     def _cached(self, r: _Root, question: tuple, compute):
         """*compute()*, or the answer to the same question on the same tree."""
-        from . import cache
+        from ..engine import cache
 
         run_key = cache.key(r.root, [repr(question)], use_git=True, config_path=None) if cache.enabled() else None
         hit = r.answers.get(question)
@@ -257,7 +257,7 @@ class Service:
         return answer
 
     def _lint(self, r: _Root, config, registry, turn_end: bool = False):
-        from .engine import lint
+        from ..engine.run import lint
 
         return lint(r.root, registry=registry, config=config, turn_end=turn_end, source=r.source, parse=r.parse)
 
@@ -275,7 +275,7 @@ class Service:
             return getattr(self, f"tool_{name}")(**args)
 
     def tool_status(self, path: Optional[str] = None) -> dict:
-        from .status import status_of
+        from ..status.document import status_of
 
         r = self._root(path)
 
@@ -287,8 +287,8 @@ class Service:
 
     def tool_check(self, path: Optional[str] = None, role: Optional[str] = None, turn_end=None,
                    select=None, ignore=None) -> dict:
-        from .output import json_document
-        from .protocol import ROLES
+        from ..output.formats import json_document
+        from ..syntax.protocol import ROLES
 
         if role is not None:
             if not isinstance(role, str) or role.strip().upper() not in ROLES:
@@ -307,7 +307,7 @@ class Service:
         return self._cached(r, q, compute)
 
     def _registry(self, path: Optional[str]):
-        from .engine import load_registry
+        from ..engine.run import load_registry
 
         r = self._root(path, required=path is not None)
         if r is None:
@@ -315,12 +315,12 @@ class Service:
         return self._config(r.root)[1]
 
     def tool_rules(self, path: Optional[str] = None) -> dict:
-        from .catalogue import rule_row
+        from ..output.catalogue import rule_row
 
         return {"rules": [rule_row(r) for r in self._registry(path).rules]}
 
     def tool_explain(self, code=None, path: Optional[str] = None) -> dict:
-        from .catalogue import find_rule, rule_page, rule_row
+        from ..output.catalogue import find_rule, rule_page, rule_row
 
         if not isinstance(code, str) or not code.strip():
             raise ToolFailure("`code` is required: a rule's code, e.g. SL501")
@@ -332,7 +332,7 @@ class Service:
         return doc
 
     def tool_fix(self, path: Optional[str] = None, codes=None, apply=None, unsafe=None, turn_end=None) -> dict:
-        from .fixer import fix_project, refusals, unified_diff, write_report
+        from ..fixes.fixer import fix_project, refusals, unified_diff, write_report
 
         apply, unsafe = self._flag(apply, "apply"), self._flag(unsafe, "unsafe")
         turn_end = self._flag(turn_end, "turn_end")
@@ -390,7 +390,7 @@ def build_server(service: Optional[Service] = None):
     import mcp.types as types
     from mcp.server.lowlevel import Server
 
-    from . import __version__
+    from .. import __version__
 
     service = service or Service()
 

@@ -4,7 +4,7 @@ the command that resumes it.
     standards-lint status [PATH] [--format text|json|markdown]
 
 Layer: above rules and findings (beside outputs, fixes, server and hook).  It
-runs the same lint once (:func:`standards_lint.engine.lint`), reads the
+runs the same lint once (:func:`standards_lint.engine.run.lint`), reads the
 protocol model of that run's project (:func:`standards_lint.model.model_of`)
 and the findings, and builds one plain document (:func:`status_of`, the
 ``--format json`` output); the text and Markdown renderings are made from
@@ -103,8 +103,8 @@ def invocation(role: str, *, recovery: bool = False, review_kind: Optional[str] 
 def status(path: str = ".", *, use_git: bool = True, config=None, registry=None) -> dict:
     """Lint the project at or above *path* once and return its status
     document.  Raises ValueError when *path* is in no STANDARDS project."""
-    from .engine import lint
-    from .source import find_root
+    from ..engine.run import lint
+    from ..syntax.source import find_root
 
     root = find_root(path)
     if root is None:
@@ -115,7 +115,7 @@ def status(path: str = ".", *, use_git: bool = True, config=None, registry=None)
 
 def status_of(result) -> dict:
     """The status document of a lint *result* (its project and findings)."""
-    from .model import model_of
+    from ..model import model_of
 
     return _Builder(model_of(result.project), list(result.findings)).build()
 
@@ -245,7 +245,7 @@ class _Builder:
         return doc
 
     def route(self) -> list[dict]:
-        from .model import owner_of
+        from ..model import owner_of
 
         cycle = self.m.cycle
         required = set(cycle.required)
@@ -259,7 +259,7 @@ class _Builder:
     def record(self, state: str, required: bool) -> Optional[dict]:
         cycle = self.m.cycle
         if state == "AUDITING":
-            from .model.facts import CONTEXT_PATH
+            from ..model.facts import CONTEXT_PATH
 
             return {"path": CONTEXT_PATH, "exists": cycle.context_exists, "status": None, "required": False}
         if state in ("SIGNED_OFF", "CANCELLED"):
@@ -280,7 +280,7 @@ class _Builder:
                 "failure_type": self.read(h.failure_type, where), "reason": self.read(h.reason, where)}
 
     def stack(self, stack, kind: str) -> dict:
-        from .model import owner_of
+        from ..model import owner_of
 
         title = stack.title
         active = self.read(stack.active, title)
@@ -865,27 +865,27 @@ def main(argv: list) -> "tuple[int, str]":
         args = p.parse_args(argv)
     except SystemExit as exc:  # argparse: 2 on a usage error, 0 on --help
         return int(exc.code or 0), ""
-    from .source import find_root
+    from ..syntax.source import find_root
 
     root = find_root(args.path)
     if root is None:
         print(f"standards-lint status: no .standards/ folder at or above {args.path}", file=sys.stderr)
         return 2, ""
-    from .config import ConfigError, load_config
+    from ..engine.config import ConfigError, load_config
 
     try:
         config = load_config(root, path=args.config, isolated=args.isolated)
     except ConfigError as exc:
         print(f"standards-lint status: {exc}", file=sys.stderr)
         return 2, ""
-    from .engine import lint, registry_for
+    from ..engine.run import lint, registry_for
 
     registry = registry_for(root, config.plugins)
     result = lint(root, use_git=not args.no_git, registry=registry, config=config)
     doc = status_of(result)
     color = False
     if args.format == "text":
-        from .output import use_color
+        from ..output.formats import use_color
 
         color = use_color(args.color)
     return 0, render(doc, args.format, color=color)

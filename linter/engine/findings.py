@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from .data import Frozen, Record
+from ..syntax.data import Frozen, Record
 
 SEVERITIES = ("error", "warning", "info")
 
@@ -67,7 +67,7 @@ class Finding(Record):
         self.code, self.severity, self.message = code, severity, message
         self.path, self.line, self.column, self.end_line, self.end_column = path, line, column, end_line, end_column
         self.section, self.rule, self.fix = section, rule, fix
-        self.owner = owner  # the role that must act on it (standards_lint.owners)
+        self.owner = owner  # the role that must act on it (standards_lint.model.owners)
         self.help = help  # the next step when there is no machine fix
 
     def sort_key(self):

@@ -1,4 +1,4 @@
-"""AST node classes produced by :mod:`standards_lint.parser`.
+"""AST node classes produced by :mod:`standards_lint.syntax.parser`.
 
 Every node carries a :class:`Span`: 1-based line and column of its first
 character, and the line and column just past its last character (the SARIF
@@ -235,7 +235,7 @@ class Document(Node):
         self.codes = [] if codes is None else codes
         self.fields = [] if fields is None else fields
         self.prose = [] if prose is None else prose
-        # The provenance block the file begins with (standards_lint.provenance.Provenance).
+        # The provenance block the file begins with (standards_lint.syntax.provenance.Provenance).
         self.provenance = provenance
         # Places where parsing failed: (message, span).
         self.errors = [] if errors is None else errors

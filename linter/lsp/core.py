@@ -1,6 +1,6 @@
 """The language server's model of a project, without any LSP library.
 
-:mod:`standards_lint.server` speaks the protocol; this module keeps what a
+:mod:`standards_lint.lsp.server` speaks the protocol; this module keeps what a
 long-lived process needs to lint on every keystroke without redoing work:
 
 - :class:`CachingSource`: the project's files as the linter reads them, with
@@ -28,12 +28,12 @@ from typing import Callable, Iterable, Optional
 
 import attrs
 
-from .ast import Document, Span
-from .catalogue import FIX_TEXT
-from .findings import Finding
-from .parser import LineIndex, parse_markdown
-from .project import STATE_PATH, Project
-from .source import DiskSource, GitHead, ReadError, TooLarge, lone_cr_as_lf
+from ..syntax.ast import Document, Span
+from ..output.catalogue import FIX_TEXT
+from ..engine.findings import Finding
+from ..syntax.parser import LineIndex, parse_markdown
+from ..engine.project import STATE_PATH, Project
+from ..syntax.source import DiskSource, GitHead, ReadError, TooLarge, lone_cr_as_lf
 
 # The walk of the tree is trusted this long without a notification.
 WALK_TTL_S = 5.0
@@ -209,7 +209,7 @@ class ParseCache:
         hit = self._blocks.get(rel)
         if hit is not None and hit[0] == text:
             return hit[1]
-        from .provenance import parse_block
+        from ..syntax.provenance import parse_block
 
         b = parse_block(rel, text)
         self._blocks[rel] = (text, b)
@@ -375,8 +375,8 @@ class Session:
         if key == self._config_key:
             return
         self._config_key = key
-        from .config import ConfigError, load_config, validate_codes
-        from .engine import LINTER_CODES, registry_for
+        from ..engine.config import ConfigError, load_config, validate_codes
+        from ..engine.run import LINTER_CODES, registry_for
 
         try:
             config = load_config(self.root)
@@ -391,7 +391,7 @@ class Session:
     def lint(self, overlay: Optional[dict] = None) -> Optional[LintRun]:
         """Lint the project with the editor's texts (plus *overlay*); None
         when the configuration is invalid (``config_error`` says why)."""
-        from .engine import lint
+        from ..engine.run import lint
 
         self.load_config()
         if self.config_error is not None:
@@ -427,7 +427,7 @@ class Session:
         passes as ``--fix`` applies them (fixes reaching other files or
         moving files are left to their own code actions); None when nothing
         changes."""
-        from .fixer import MAX_PASSES, FixReport, _apply_pass
+        from ..fixes.fixer import MAX_PASSES, FixReport, _apply_pass
 
         before = self.text(rel)
         if before is None:
@@ -567,7 +567,7 @@ def _artifact_of(project: Project, rel: str) -> Optional[str]:
 
 
 def _ac_definitions(session: Session, project: Project, ident: str) -> list[Target]:
-    from .model.acceptance import scan_text, scope_model
+    from ..model.acceptance import scan_text, scope_model
 
     for path in _cycle_files(project, "SCOPE"):
         text = session.text(path)
@@ -583,7 +583,7 @@ def _ac_definitions(session: Session, project: Project, ident: str) -> list[Targ
 def references(session: Session, rel: str, offset: int, include_declaration: bool = True) -> list[Target]:
     """Every mention of the `AC-NNN` (or `DEV-NNN`, `F-NNN`) at *offset* in
     the active cycle's records, its scope and design, and STATE.md."""
-    from .model.acceptance import scan_text
+    from ..model.acceptance import scan_text
 
     text = session.text(rel)
     found = identifier_at(text or "", offset)
@@ -642,7 +642,7 @@ _SUB_KINDS = (
 def outline(doc: Document) -> list[Symbol]:
     """Sections, their subsections (frames, obligations, steps, findings),
     the header's fields and the acceptance conditions of a document."""
-    from .model.acceptance import scan_text
+    from ..model.acceptance import scan_text
 
     index = LineIndex(doc.text)
     end = len(doc.text)
@@ -752,7 +752,7 @@ def field_at(doc: Document, offset: int):
 
 
 def field_hover(doc: Document, offset: int) -> Optional[str]:
-    from .lsp_fields import describe
+    from .fields import describe
 
     f = field_at(doc, offset)
     if f is None:

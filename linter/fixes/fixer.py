@@ -26,8 +26,8 @@ from typing import Optional
 
 import attrs
 
-from .engine import Registry, lint
-from .findings import Finding
+from ..engine.run import Registry, lint
+from ..engine.findings import Finding
 
 MAX_PASSES = 10
 

@@ -35,8 +35,8 @@ from __future__ import annotations
 import os
 import sys
 
-from . import __version__, cache_dir
-from .source import SKIP_DIRS
+from .. import __version__, cache_dir
+from ..syntax.source import SKIP_DIRS
 
 try:  # the built-in BLAKE2 module imports far faster than hashlib (OpenSSL)
     from _blake2 import blake2b
@@ -236,6 +236,6 @@ def store(root: str, run_key: str, status: int, out: str, err: str) -> None:
         except OSError:
             pass
         return
-    from .engine import _prune
+    from .run import _prune
 
     _prune(folder, "", keep=path)

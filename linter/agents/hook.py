@@ -138,7 +138,7 @@ def move_problems(root: str, registry) -> list:
     rules of *registry* on that pair only.  Empty when it cannot be read (no
     commit yet, git failing): the hook then reports what the lint found."""
     try:
-        from .history import HistoryError, run_history
+        from ..history import HistoryError, run_history
     except ImportError:
         return []
     rules = [r for r in registry.rules if getattr(r, "scope", None) == "history"]
@@ -157,7 +157,7 @@ def move_problems(root: str, registry) -> list:
 
 
 def _marker_path(event: dict, root: str, digest: str) -> str:
-    from . import cache_dir, sha256
+    from .. import cache_dir, sha256
 
     session = _text(event, "session_id")
     # A client that names its turn (Codex: turn_id) is marked per turn; one
@@ -256,7 +256,7 @@ def next_action(result) -> str:
     """The one next action of ``standards-lint status`` for this run, in a
     line; empty when it cannot be said (the hook never fails for it)."""
     try:
-        from .status import next_sentence, status_of
+        from ..status.document import next_sentence, status_of
 
         return next_sentence(status_of(result))
     except Exception:
@@ -285,7 +285,7 @@ def _stop(stdin, stderr) -> int:
         return PASS  # the client is already continuing because of a stop hook
     cwd = _text(event, "cwd")
     start = cwd if cwd and os.path.isdir(cwd) else os.getcwd()
-    from .source import find_root
+    from ..syntax.source import find_root
 
     root = find_root(start)
     if root is None:
@@ -293,8 +293,8 @@ def _stop(stdin, stderr) -> int:
     changes = workflow_changes(root)
     if changes is not None and not changes:
         return PASS  # no workflow file changed since the last commit
-    from .config import load_config
-    from .engine import lint, registry_for
+    from ..engine.config import load_config
+    from ..engine.run import lint, registry_for
 
     config = load_config(root)
     registry = registry_for(root, config.plugins)
@@ -308,7 +308,7 @@ def _stop(stdin, stderr) -> int:
     if "stop_hook_active" not in event:
         # A client that does not say whether it is already continuing: a
         # marker per session and turn decides; without one, no block.
-        from . import sha256
+        from .. import sha256
 
         digest = sha256("\n".join(f"{f.code}\0{f.path}\0{f.line}\0{f.message}" for f in problems)
                         .encode("utf-8", "surrogateescape")).hexdigest()[:24]

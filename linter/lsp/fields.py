@@ -2,14 +2,14 @@
 
 Written for standards-lint from PROTOCOL.md (State Format, Cycle Modes,
 Completion Policies, Handoff, Recovery Mechanics, Outstanding Obligations);
-the allowed values come from :mod:`standards_lint.protocol`.
+the allowed values come from :mod:`standards_lint.syntax.protocol`.
 """
 
 from __future__ import annotations
 
 from typing import Optional
 
-from .protocol import (
+from ..syntax.protocol import (
     COMPLETION_POLICIES,
     CYCLE_MODES,
     FAILURE_TYPES,

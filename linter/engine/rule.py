@@ -15,7 +15,7 @@ descriptor and the engine need::
         ...
         yield report(node, "message", fix=...)
 
-The check function receives the :class:`~standards_lint.project.Project` and
+The check function receives the :class:`~standards_lint.engine.project.Project` and
 yields :class:`Diagnostic` objects; the engine stamps code, severity and
 section on them.
 """
@@ -24,15 +24,15 @@ from __future__ import annotations
 
 from typing import Callable, Iterable, NamedTuple, Optional, Union
 
-from .ast import Node, Span
-from .data import Frozen
+from ..syntax.ast import Node, Span
+from ..syntax.data import Frozen
 from .findings import Edit, Fix
 
 FIX_KINDS = ("none", "safe", "unsafe", "sometimes")
 # What a rule checks: one tree (a Project) or one move between two versions.
 SCOPES = ("project", "history")
 
-# Who must act on a finding (see :mod:`standards_lint.owners`): a role, the
+# Who must act on a finding (see :mod:`standards_lint.model.owners`): a role, the
 # user, or a strategy the engine resolves per finding.
 OwnerSpec = Union[str, Callable[..., str]]
 
@@ -74,7 +74,7 @@ class Rule(Frozen):
     ``owner``: the role that must act on the rule's findings: a role name,
     "USER", "record" (the role owning the file's record type), "state" (the
     role of the state that wrote STATE.md), or a callable
-    ``owner(project, diagnostic) -> str``; see standards_lint.owners.
+    ``owner(project, diagnostic) -> str``; see standards_lint.model.owners.
     ``help``: the concrete next step when a finding carries no machine fix.
     ``no_fix_reason``: why the rule has no fix (documentation), when
     ``fix == "none"``.  ``during_conflict``: while STATE.md, MODE.md or
@@ -135,7 +135,7 @@ def rule(
     """Decorator turning a check function into a :class:`Rule`.
 
     *scope*: ``"project"`` (the default) for a rule that checks one tree and
-    receives the :class:`~standards_lint.project.Project`; ``"history"`` for
+    receives the :class:`~standards_lint.engine.project.Project`; ``"history"`` for
     a rule that checks one move between two versions of the workflow files
     and receives a :class:`~standards_lint.model.moves.Move`.  A plain lint
     runs only the first kind; ``standards-lint history`` (and the Stop hook,

@@ -1,8 +1,8 @@
 # GENERATED FILE: do not edit.
-# Written by `python -m standards_lint.build_parser` from grammar/markdown.lark
+# Written by `python -m standards_lint.syntax.build_parser` from grammar/markdown.lark
 # (Lark 1.3.1, LALR with a contextual lexer).  After changing the grammar,
 # run that command again and commit both files; tests/test_parser.py fails
-# while this file is stale.  Read by standards_lint.lalr, which documents the
+# while this file is stale.  Read by standards_lint.syntax.lalr, which documents the
 # format; marked `linguist-generated` in .gitattributes.
 GRAMMAR_SHA256 = '56262006ec9f1839a04b3f3911248b9f58865ca9b5f43b98b72253a5336ee37f'
 LARK_VERSION = '1.3.1'

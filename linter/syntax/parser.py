@@ -1,4 +1,4 @@
-"""Parse Markdown workflow files into :mod:`standards_lint.ast` nodes.
+"""Parse Markdown workflow files into :mod:`standards_lint.syntax.ast` nodes.
 
 The Lark grammar (``grammar/markdown.lark``) is built once per process, on
 first use, and Lark's own grammar cache keeps the LALR tables on disk between
@@ -47,16 +47,16 @@ def _grammar_text() -> str:
 def get_parser():
     """The process-wide LALR parser, built on first use.
 
-    Normally this is :mod:`standards_lint.lalr` running the tables Lark
+    Normally this is :mod:`standards_lint.syntax.lalr` running the tables Lark
     built from our grammar (``_markdown_tables.py``, written by
-    :mod:`standards_lint.build_parser`): it imports nothing and parses
+    :mod:`standards_lint.syntax.build_parser`): it imports nothing and parses
     several times faster than Lark's runtime.  When the grammar has changed
     since those tables were written, Lark builds the parser from the grammar
     (its on-disk cache keeps the tables between runs), so stale tables never
     parse."""
     global _PARSER
     if _PARSER is None:
-        from . import sha256
+        from .. import sha256
 
         text = _grammar_text()
         full = sha256(text.encode("utf-8")).hexdigest()
@@ -76,7 +76,7 @@ def get_parser():
 def _lark_parser(text: str, digest: str):
     from lark import Lark
 
-    from . import __version__, cache_dir
+    from .. import __version__, cache_dir
 
     options = dict(parser="lalr", lexer="contextual", propagate_positions=False, maybe_placeholders=False)
     try:
@@ -173,7 +173,7 @@ def _blank_delimiters(lexed: str, comments: list) -> str:
     frame inside a comment is there for it (``lexicon``: a commented-out
     `## Recovery` section, `Frame 1` or `Cycle` field is still read).  The
     Active Work section is the exception, and its view drops what lies in a
-    comment (:class:`standards_lint.state.StateModel`)."""
+    comment (:class:`standards_lint.syntax.state.StateModel`)."""
     parts = []
     last = 0
     for s, e in comments:

@@ -11,10 +11,10 @@ import os
 from functools import cached_property
 from typing import Optional
 
-from .ast import Document, Span
-from .parser import LineIndex, parse_markdown
-from .provenance import OPEN, needs_more, parse_block
-from .source import DiskSource, GitHead, ReadError, TooLarge, find_root  # noqa: F401 (find_root: public here too)
+from ..syntax.ast import Document, Span
+from ..syntax.parser import LineIndex, parse_markdown
+from ..syntax.provenance import OPEN, needs_more, parse_block
+from ..syntax.source import DiskSource, GitHead, ReadError, TooLarge, find_root  # noqa: F401 (find_root: public here too)
 
 STANDARDS_DIR = ".standards"
 STATE_PATH = ".standards/STATE.md"
@@ -40,7 +40,7 @@ class Project:
         # the acceptance-coverage rules relax which COMPLETE records they hold.
         self.turn_end = turn_end
         # Where files come from; the language server passes one that keeps
-        # what it read between runs (standards_lint.lsp_core).
+        # what it read between runs (standards_lint.lsp.core).
         self.source = source if source is not None else DiskSource(self.root)
         # parse(text, rel) -> Document; the language server passes a cache
         # keyed by (path, text), so an unchanged file is not parsed again.
@@ -209,7 +209,7 @@ class Project:
     @cached_property
     def state(self):
         """The STATE.md model, or None when the file is absent or unreadable."""
-        from .state import StateModel
+        from ..syntax.state import StateModel
 
         d = self.doc(STATE_PATH)
         return StateModel(d) if d is not None else None
@@ -293,7 +293,7 @@ class Project:
         """path -> provenance block, for every Markdown file that may be a
         record (see :func:`provenance.scanned`) and begins with a block,
         valid or not.  Each file is read by its head only."""
-        from .provenance import scanned
+        from ..syntax.provenance import scanned
 
         out = {}
         for rel in self.markdown_files:
@@ -305,8 +305,8 @@ class Project:
 
     @cached_property
     def records(self):
-        """Every valid STANDARDS record (see :mod:`standards_lint.records`)."""
-        from .records import inventory
+        """Every valid STANDARDS record (see :mod:`standards_lint.syntax.records`)."""
+        from ..syntax.records import inventory
 
         return inventory(self)
 
@@ -337,7 +337,7 @@ class Project:
     @cached_property
     def head_state(self):
         """STATE.md as committed at HEAD, or None."""
-        from .state import StateModel
+        from ..syntax.state import StateModel
 
         if self.head is None:
             return None

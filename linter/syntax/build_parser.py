@@ -1,7 +1,7 @@
-"""Generate ``linter/_markdown_tables.py`` from ``grammar/markdown.lark``.
+"""Generate ``linter/syntax/_markdown_tables.py`` from ``grammar/markdown.lark``.
 
 Lark builds the LALR parser of our grammar (contextual lexer); this script
-writes down what that parser consists of, and :mod:`standards_lint.lalr`
+writes down what that parser consists of, and :mod:`standards_lint.syntax.lalr`
 runs it:
 
 - for each parser state, the regex its lexer matches with: the terminals the
@@ -18,8 +18,8 @@ instead, so a stale module never parses.  ``tests/test_parser.py`` fails when
 the committed module differs from what this script writes, and compares the
 two parsers' trees on generated input.
 
-    python -m standards_lint.build_parser          # rewrite the module
-    python -m standards_lint.build_parser --check  # exit 1 when it is stale
+    python -m standards_lint.syntax.build_parser          # rewrite the module
+    python -m standards_lint.syntax.build_parser --check  # exit 1 when it is stale
 
 Run from a checkout with Lark installed (a dependency of the package).
 """
@@ -35,10 +35,10 @@ TARGET = "_markdown_tables.py"
 
 HEADER = """\
 # GENERATED FILE: do not edit.
-# Written by `python -m standards_lint.build_parser` from grammar/markdown.lark
+# Written by `python -m standards_lint.syntax.build_parser` from grammar/markdown.lark
 # (Lark {lark_version}, LALR with a contextual lexer).  After changing the grammar,
 # run that command again and commit both files; tests/test_parser.py fails
-# while this file is stale.  Read by standards_lint.lalr, which documents the
+# while this file is stale.  Read by standards_lint.syntax.lalr, which documents the
 # format; marked `linguist-generated` in .gitattributes.
 """
 
@@ -49,7 +49,7 @@ def grammar_hash(text: str) -> str:
 
 def lark_parser(grammar_text: str):
     """Lark's parser of the grammar, with the options the linter's fallback
-    (``standards_lint.parser._lark_parser``) uses."""
+    (``standards_lint.syntax.parser._lark_parser``) uses."""
     from lark import Lark
 
     return Lark(grammar_text, parser="lalr", lexer="contextual", propagate_positions=False,
@@ -57,7 +57,7 @@ def lark_parser(grammar_text: str):
 
 
 def _unsupported(what: str):
-    return SystemExit(f"build_parser: the grammar uses {what}, which standards_lint.lalr does not run; "
+    return SystemExit(f"build_parser: the grammar uses {what}, which standards_lint.syntax.lalr does not run; "
                       "extend lalr.py (and this script) first")
 
 
@@ -172,7 +172,7 @@ def main(argv=None) -> int:
         except OSError:
             current = None
         if current != text:
-            print(f"{path} is stale: run python -m standards_lint.build_parser")
+            print(f"{path} is stale: run python -m standards_lint.syntax.build_parser")
             return 1
         print(f"{path} is current")
         return 0

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from .data import Record
+from ..syntax.data import Record
 from .findings import Finding
 
 UNUSED = "SL005"

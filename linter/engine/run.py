@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Iterable, Optional
 
-from .data import Record, replace
+from ..syntax.data import Record, replace
 from .findings import Finding
 from .project import Project
 from .rule import Rule
@@ -294,7 +294,7 @@ def load_registry(extra_modules: Iterable[str] = (), *, cached: bool = True) -> 
         return _REGISTRY
     import importlib
 
-    from . import __version__
+    from .. import __version__
 
     plugins: list[PluginInfo] = []
     errors: list[str] = []
@@ -422,7 +422,7 @@ class Result(Record):
 
 
 def run_rules(project: Project, rules: list[Rule]) -> Result:
-    from .owners import USER, record_owner, resolve
+    from ..model.owners import USER, record_owner, resolve
 
     findings: list[Finding] = []
     internal = 0
@@ -529,14 +529,14 @@ def lint(root: str, *, use_git: bool = True, registry: Optional[Registry] = None
          turn_end: bool = False, source=None, parse=None, removed=()) -> Result:
     """Lint the project at *root*.
 
-    *config* (a :class:`~standards_lint.config.Config`) selects rules,
+    *config* (a :class:`~standards_lint.engine.config.Config`) selects rules,
     changes severities, ignores files and loads project plugins; without it
     every rule runs with its default severity.  *all_cycles* reads and checks
     every cycle's records fully (default: the configuration's ``all-cycles``,
     else only the active cycle's records are read whole).  *turn_end* runs
     the Stop hook's turn-end check (``--turn-end``).  *source* and *parse*
     replace the project's file source and parser (the language server's
-    caches, see :class:`~standards_lint.project.Project`).
+    caches, see :class:`~standards_lint.engine.project.Project`).
     """
     if all_cycles is None:
         all_cycles = bool(config is not None and config.all_cycles)

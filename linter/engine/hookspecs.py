@@ -4,7 +4,7 @@ Plugins are modules (or objects) registered under the entry-point group
 ``standards_lint``; the built-in rule modules register exactly the same way.
 
 ``standards_lint_rules()``
-    Return the plugin's :class:`~standards_lint.rule.Rule` declarations.
+    Return the plugin's :class:`~standards_lint.engine.rule.Rule` declarations.
     Called once per run.  Every rule code must be unique across plugins.
 
 ``standards_lint_configure(options)``

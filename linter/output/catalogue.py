@@ -1,8 +1,8 @@
 """The rule catalogue: ``standards-lint rules``, ``rule CODE``, ``plugins``,
 and the generated rule pages in ``docs/rules/`` (``python -m
-standards_lint.catalogue docs/rules``).  The pages install with the package
+standards_lint.output.catalogue docs/rules``).  The pages install with the package
 as ``standards_lint/rule_docs/`` (pyproject.toml maps the folder as package
-data); :mod:`standards_lint.links` links to them."""
+data); :mod:`standards_lint.engine.links` links to them."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import os
 import sys
 from typing import Optional
 
-from .rule import Rule
+from ..engine.rule import Rule
 
 FIX_TEXT = {
     "none": "No automatic fix.",
@@ -41,9 +41,9 @@ def owner_text(owner) -> str:
 
 
 def _registry(project_path: Optional[str] = None):
-    from .config import ConfigError, load_config
-    from .engine import load_registry, registry_for
-    from .source import find_root
+    from ..engine.config import ConfigError, load_config
+    from ..engine.run import load_registry, registry_for
+    from ..syntax.source import find_root
 
     root = find_root(project_path or ".")
     if root is None:
@@ -92,7 +92,7 @@ def index_page(rules: list[Rule]) -> str:
     lines = [
         "# Rules",
         "",
-        "Generated from the rule declarations by `python -m standards_lint.catalogue docs/rules`;",
+        "Generated from the rule declarations by `python -m standards_lint.output.catalogue docs/rules`;",
         "do not edit by hand (a test fails when this folder is out of date).",
         "",
         "| code | name | protocol section | severity | fix |",
@@ -107,7 +107,7 @@ def index_page(rules: list[Rule]) -> str:
 
 
 def linter_code_page(code: str) -> str:
-    from .engine import LINTER_CODES
+    from ..engine.run import LINTER_CODES
 
     name, severity, summary = LINTER_CODES[code]
     return "\n".join([
@@ -127,7 +127,7 @@ def linter_code_page(code: str) -> str:
 
 def generate_docs(out_dir: str, rules: list[Rule]) -> dict[str, str]:
     """The pages of ``docs/rules/`` as {filename: text}; written when out_dir is given."""
-    from .engine import LINTER_CODES
+    from ..engine.run import LINTER_CODES
 
     pages = {f"{r.code}.md": rule_page(r) for r in rules}
     pages.update({f"{code}.md": linter_code_page(code) for code in LINTER_CODES})
@@ -146,7 +146,7 @@ def generate_docs(out_dir: str, rules: list[Rule]) -> dict[str, str]:
 def builtin_rules() -> list[Rule]:
     """The rules of the built-in plugins (``standards_lint.rules.*``) and the
     linter's own codes' rules, whatever else is installed."""
-    from .engine import load_registry
+    from ..engine.run import load_registry
 
     reg = load_registry()
     builtin = {p.name for p in reg.plugins if p.module.startswith("standards_lint.rules.")}

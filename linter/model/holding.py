@@ -37,8 +37,8 @@ from __future__ import annotations
 
 from typing import Optional
 
-from .data import Frozen
-from .protocol import (
+from ..syntax.data import Frozen
+from ..syntax.protocol import (
     ROUTE_DOCUMENTATION,
     ROUTE_EXPEDITED,
     ROUTE_STANDARD_BROWNFIELD,

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from .protocol import ROLES, STATE_OWNERS
+from ..syntax.protocol import ROLES, STATE_OWNERS
 
 USER = "USER"
 OWNERS = ROLES + (USER,)

@@ -16,8 +16,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # a cache hit imports this module: neither the engine nor typing nor json
     from typing import Optional
 
-    from .engine import Result
-    from .findings import Finding
+    from ..engine.run import Result
+    from ..engine.findings import Finding
 
 OUTPUT_FORMATS = ("concise", "full")
 COLOR_CHOICES = ("auto", "always", "never")
@@ -162,7 +162,7 @@ def render_text(result: Result, *, output_format: str = "concise", color: bool =
     per finding (plus an indented ``help (OWNER): ...`` line when the finding
     has help); ``full``: the same line, then the source with the span
     underlined, the owner, the help, the fix as a small diff and, when
-    *doc_link* (code -> URL or None, see :mod:`standards_lint.links`) gives
+    *doc_link* (code -> URL or None, see :mod:`standards_lint.engine.links`) gives
     one, the link to the rule's page.  Then the summary line(s)."""
     lines = finding_lines(result, result.findings, output_format=output_format, color=color, cwd=cwd,
                           doc_link=doc_link)
@@ -225,7 +225,7 @@ def file_text(result: Result, path: str) -> Optional[str]:
 
 
 def _lines_of(text: str) -> list[str]:
-    from .source import lone_cr_as_lf
+    from ..syntax.source import lone_cr_as_lf
 
     return [line[:-1] if line.endswith("\r") else line for line in lone_cr_as_lf(text).split("\n")]
 
@@ -363,7 +363,7 @@ def _full_body(texts: _Texts, f: Finding, st: Style, shown, link: Optional[str] 
 def statistics(result: Result, unsafe: bool = False) -> list[dict]:
     """Per code: count, name, fixable (a fix --fix would apply: safe ones,
     and unsafe ones with --unsafe-fixes), most frequent first."""
-    from .engine import LINTER_CODES
+    from ..engine.run import LINTER_CODES
 
     rows: dict[str, dict] = {}
     for f in result.findings:
@@ -436,7 +436,7 @@ def render_by_role(result: Result, role: str, *, output_format: str = "concise",
                    cwd: Optional[str] = None, doc_link=None) -> str:
     """Text output for ``--role``: the role's own findings first, then the
     others grouped by owner, each group headed by what to do with it."""
-    from .owners import OWNERS, USER
+    from ..model.owners import OWNERS, USER
 
     def block(group) -> list[str]:
         return ["  " + line if line else line

@@ -7,10 +7,10 @@ import json
 from collections import Counter
 from typing import Optional
 
-from . import __version__
-from .engine import INTERNAL_ERROR, LINTER_CODES, PARSE_ERROR, PLUGIN_ERROR, UNREADABLE, Result
-from .findings import Finding
-from .rule import Rule
+from .. import __version__
+from ..engine.run import INTERNAL_ERROR, LINTER_CODES, PARSE_ERROR, PLUGIN_ERROR, UNREADABLE, Result
+from ..engine.findings import Finding
+from ..engine.rule import Rule
 
 LEVELS = {"error": "error", "warning": "warning", "info": "note"}
 
@@ -21,7 +21,7 @@ def _help_uri(code: str, docs_url: Optional[str]) -> dict:
     """``helpUri`` from the configured ``docs-url``: a SARIF log is read on
     another machine (GitHub code scanning), where a ``file:`` URI of this
     one's installed page would not open, so without it there is none."""
-    from .links import rule_url
+    from ..engine.links import rule_url
 
     url = rule_url(code, docs_url, local=False)
     return {"helpUri": url} if url else {}
@@ -30,7 +30,7 @@ def _help_uri(code: str, docs_url: Optional[str]) -> dict:
 def _information_uri(docs_url: Optional[str]) -> dict:
     """The tool's ``informationUri``: the index of the rule pages under
     ``docs-url``; none without it (there is no other page to name)."""
-    from .links import expand
+    from ..engine.links import expand
 
     return {"informationUri": expand(docs_url, "README")} if docs_url else {}
 
@@ -131,8 +131,8 @@ def _fix(f: Finding, result: Result) -> Optional[dict]:
     renames are in the result's ``properties.fixRenames``)."""
     if f.fix is None or not f.fix.edits:
         return None
-    from .output import repository_prefix
-    from .parser import LineIndex
+    from .formats import repository_prefix
+    from ..syntax.parser import LineIndex
 
     prefix = repository_prefix(result.project.root)
 
@@ -169,7 +169,7 @@ def _fix(f: Finding, result: Result) -> Optional[dict]:
 
 
 def _text(result: Result, path: str) -> Optional[str]:
-    from .output import file_text
+    from .formats import file_text
 
     return file_text(result, path)
 
@@ -178,7 +178,7 @@ def render_sarif(result: Result, rules: Optional[list[Rule]] = None, docs_url: O
     """The SARIF log of *result*; rule descriptors link their page
     (``helpUri``) under *docs_url* (the configuration's ``docs-url``) when
     it is given, and have no link otherwise."""
-    from .output import repository_prefix
+    from .formats import repository_prefix
 
     # locations from the repository root, where GitHub looks them up
     prefix = repository_prefix(result.project.root)

@@ -1,8 +1,8 @@
 """A small LALR(1) driver for the tables Lark builds from our grammar.
 
-``python -m standards_lint.build_parser`` asks Lark to build the parser of
+``python -m standards_lint.syntax.build_parser`` asks Lark to build the parser of
 ``grammar/markdown.lark`` (LALR, contextual lexer) and writes what that
-parser consists of to ``linter/_markdown_tables.py``: for every parser state,
+parser consists of to ``linter/syntax/_markdown_tables.py``: for every parser state,
 the lexer regex Lark compiles for it (the terminals that state accepts, in
 Lark's order of precedence) and its action table; the rules; the start and
 end states.  This module runs those tables the way Lark's own runtime does,

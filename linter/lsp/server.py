@@ -19,7 +19,7 @@ module's dependencies.  What it does (docs/editors.md):
 - the initialization options ``select``, ``ignore`` and ``turnEnd`` (the
   command line's ``--select``, ``--ignore`` and ``--turn-end``) and ``docsUrl``.
 
-The model behind it (caches, navigation) is :mod:`standards_lint.lsp_core`.
+The model behind it (caches, navigation) is :mod:`standards_lint.lsp.core`.
 """
 
 from __future__ import annotations
@@ -84,9 +84,9 @@ def build_server():
     from lsprotocol import types
     from pygls.lsp.server import LanguageServer
 
-    from . import __version__
-    from .links import check_docs_url, rule_url
-    from .lsp_core import (
+    from .. import __version__
+    from ..engine.links import check_docs_url, rule_url
+    from .core import (
         Lines,
         Session,
         definition,
@@ -96,8 +96,8 @@ def build_server():
         references,
         rule_hover,
     )
-    from .project import STATE_PATH
-    from .source import find_root
+    from ..engine.project import STATE_PATH
+    from ..syntax.source import find_root
 
     server = LanguageServer("standards-lint", __version__)
     state = _State()
@@ -163,8 +163,8 @@ def build_server():
             config = self.config
             if config is None or config is before or (state.select is None and not state.ignore):
                 return
-            from .config import ConfigError, validate_codes
-            from .engine import LINTER_CODES
+            from ..engine.config import ConfigError, validate_codes
+            from ..engine.run import LINTER_CODES
 
             saved = config.select, config.ignore
             if state.select is not None:
@@ -502,7 +502,7 @@ def build_server():
             for f in finding_at(session.last.by_path.get(rel, []), line, column):
                 r = rules.get(f.code)
                 if r is None:
-                    from .engine import LINTER_CODES
+                    from ..engine.run import LINTER_CODES
 
                     if f.code in LINTER_CODES:
                         name, _sev, summary = LINTER_CODES[f.code]
@@ -516,7 +516,7 @@ def build_server():
                 parts.append(field_text)
             title = doc.title
             if session.last is not None and title is not None and title.span.start <= offset <= title.span.end:
-                from .status import status_hover  # on STATE.md's title: where the workflow stands
+                from ..status.document import status_hover  # on STATE.md's title: where the workflow stands
 
                 status_text = status_hover(session.last)
                 if status_text:

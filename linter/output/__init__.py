@@ -1,0 +1,1 @@
+"""Output: the text, JSON, GitHub and SARIF formats and the rule catalogue."""

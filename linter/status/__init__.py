@@ -1,0 +1,1 @@
+"""`standards-lint status`: where the workflow stands and the one next action."""
