@@ -142,7 +142,7 @@ def main(argv: "list[str] | None" = None) -> int:
 
         return hook_main(argv[1:])
     if argv and argv[0] == STATUS:
-        from .status.document import main as status_main
+        from .status.command import main as status_main
 
         try:
             status, out = status_main(argv[1:])

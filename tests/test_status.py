@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 
 from standards_lint.engine.run import lint, load_registry
-from standards_lint.status.document import mermaid, render, status, status_of
+from standards_lint.status.document import status, status_of
+from standards_lint.status.render import mermaid, render
 
 from .parity import harness
 from .rules.conftest import CLEAN_STATE, RUNTIME, write_tree

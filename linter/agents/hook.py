@@ -256,7 +256,8 @@ def next_action(result) -> str:
     """The one next action of ``standards-lint status`` for this run, in a
     line; empty when it cannot be said (the hook never fails for it)."""
     try:
-        from ..status.document import next_sentence, status_of
+        from ..status.document import status_of
+        from ..status.render import next_sentence
 
         return next_sentence(status_of(result))
     except Exception:

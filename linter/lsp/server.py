@@ -516,7 +516,7 @@ def build_server():
                 parts.append(field_text)
             title = doc.title
             if session.last is not None and title is not None and title.span.start <= offset <= title.span.end:
-                from ..status.document import status_hover  # on STATE.md's title: where the workflow stands
+                from ..status.render import status_hover  # on STATE.md's title: where the workflow stands
 
                 status_text = status_hover(session.last)
                 if status_text:
