@@ -152,13 +152,20 @@ def _git_state(root: str) -> str | None:
         return None
 
 
+# The folders of standards_lint's packages under linter/ (docs/architecture.md).
+PACKAGES = ("syntax", "model", "engine", "fixes", "output", "status", "history", "lsp", "agents")
+
+
 def _package_into(h) -> None:
+    import importlib.util
+
     import standards_lint
-    import standards_lint.rules as rules
 
     pkg = os.path.dirname(standards_lint.__file__)
-    folders = [pkg, os.path.join(pkg, "model"), os.path.join(pkg, "fixes"), *rules.__path__]
-    grammar = os.path.join(os.path.dirname(rules.__path__[0]), "grammar")
+    # where the rule modules are, without importing them (the engine is below the rules)
+    rules = list(importlib.util.find_spec("standards_lint.rules").submodule_search_locations)
+    folders = [pkg, *(os.path.join(pkg, name) for name in PACKAGES), *rules]
+    grammar = os.path.join(os.path.dirname(rules[0]), "grammar")
     for folder in (*folders, grammar, os.path.join(folders[0], "grammar")):
         try:
             names = sorted(os.listdir(folder))

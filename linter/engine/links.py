@@ -35,7 +35,7 @@ def docs_dir() -> Optional[str]:
     """The folder of the installed rule pages: ``standards_lint/rule_docs``
     in an installed package, ``docs/rules`` of the checkout in an editable
     install; None when neither is there."""
-    here = os.path.dirname(os.path.abspath(__file__))
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # standards_lint (linter/)
     for folder in (os.path.join(here, "rule_docs"), os.path.join(os.path.dirname(here), "docs", "rules")):
         if os.path.isfile(os.path.join(folder, "README.md")):
             return folder

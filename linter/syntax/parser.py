@@ -28,14 +28,14 @@ from .ast import (
 _PARSER = None
 
 
-_GRAMMAR_PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "grammar", "markdown.lark")
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # standards_lint (linter/)
+_GRAMMAR_PATH = os.path.join(os.path.dirname(_PACKAGE), "grammar", "markdown.lark")
 
 
 def _grammar_path() -> str:
     """The grammar file: ``standards_lint/grammar/markdown.lark`` when
     installed, ``grammar/markdown.lark`` beside ``linter/`` in a checkout."""
-    here = os.path.dirname(os.path.abspath(__file__))
-    installed = os.path.join(here, "grammar", "markdown.lark")
+    installed = os.path.join(_PACKAGE, "grammar", "markdown.lark")
     return installed if os.path.exists(installed) else _GRAMMAR_PATH
 
 
