@@ -153,18 +153,74 @@ class _Root:
         self.source = _fresh_source_class()(root)
         self.parse = ParseCache()
         self.answers: dict[tuple, tuple[str, Any]] = {}  # question -> (key, answer)
+        self.linted = False  # whether a lint has run (and kept what it read)
 
 
 def _fresh_source_class():
+    import stat as stat_kind
+
+    from ..engine.cache import stat_walk
     from ..lsp.core import CachingSource
 
     class FreshSource(CachingSource):
+        _walked: Optional[list] = None  # this call's stat_walk
+        _stats: Optional[dict] = None  # root-relative path -> its stat, from it
+
         """The language server's caching source, but the tree is walked
-        again on every call: no editor tells this server what changed."""
+        again at the start of every call (no editor tells this server what
+        changed), once: the walk's stats make the answer's key
+        (:func:`standards_lint.engine.cache.key`) and tell the reads which
+        kept bytes are still current, so neither walks or stats again."""
+
+        def refresh(self) -> list:
+            """Walk the tree now (a call begins): the listing for the key. The
+            lint's listing and stats are made from it when the lint asks (a
+            call answered from its key needs neither)."""
+            self._walked = list(stat_walk(self.root))
+            self._walk = None
+            self._stats = None
+            return self._walked
+
+        def _take(self) -> None:
+            if self._walked is None:
+                self.refresh()
+            prefix = len(self.root.rstrip(os.sep)) + 1
+            stats: dict = {}
+            regular = set()
+            for path, st, link in self._walked:
+                if link is None:  # a folder that cannot be listed
+                    continue
+                rel = path[prefix:].replace(os.sep, "/")
+                if st is not None and not link:
+                    stats[rel] = st
+                    if stat_kind.S_ISREG(st.st_mode):
+                        regular.add(rel)
+                else:
+                    stats[rel] = None
+            for kept in (self._heads, self._bytes):  # files gone
+                for rel in [r for r in kept if r not in stats]:
+                    gone = kept.pop(rel)
+                    if kept is self._bytes:
+                        self._bytes_total -= len(gone[1])
+            self._stats = stats
+            self._regular = regular
+            self._walk = sorted(stats)
+            self._walk_time = self._clock()
+
+        def done(self) -> None:
+            """The call is answered: the next one walks again."""
+            self._walked = self._walk = self._stats = None
 
         def walk(self) -> list[str]:
-            self._walk = None
-            return super().walk()
+            if self._walk is None:
+                self._take()
+            return list(self._walk)
+
+        def _stat(self, rel: str):
+            if self._stats is None:
+                self._take()
+            st = self._stats.get(rel)
+            return st if st is not None else super()._stat(rel)
 
     return FreshSource
 
@@ -246,12 +302,17 @@ class Service:
         """*compute()*, or the answer to the same question on the same tree."""
         from ..engine import cache
 
-        run_key = cache.key(r.root, [repr(question)], use_git=True, config_path=None) if cache.enabled() else None
-        hit = r.answers.get(question)
-        if run_key is not None and hit is not None and hit[0] == run_key:
-            self.hits += 1
-            return hit[1]
-        answer = compute()
+        walked = r.source.refresh()  # the one walk of this call: the key and the lint share it
+        try:
+            run_key = (cache.key(r.root, [repr(question)], use_git=True, config_path=None, walked=walked)
+                       if cache.enabled() else None)
+            hit = r.answers.get(question)
+            if run_key is not None and hit is not None and hit[0] == run_key:
+                self.hits += 1
+                return hit[1]
+            answer = compute()
+        finally:
+            r.source.done()
         if run_key is not None:
             r.answers[question] = (run_key, answer)
         return answer
@@ -259,7 +320,17 @@ class Service:
     def _lint(self, r: _Root, config, registry, turn_end: bool = False):
         from ..engine.run import lint
 
-        return lint(r.root, registry=registry, config=config, turn_end=turn_end, source=r.source, parse=r.parse)
+        # The first lint of a project keeps no file heads or provenance blocks
+        # (tens of MB on a project of thousands of records, whose first
+        # filling cost more than the lint): a first call costs what a cold
+        # process does; the next lint keeps them for the calls after edits.
+        first = not r.linted
+        r.source.keep_heads = r.parse.keep_blocks = not first
+        try:
+            return lint(r.root, registry=registry, config=config, turn_end=turn_end, source=r.source, parse=r.parse)
+        finally:
+            r.linted = True
+            r.source.keep_heads = r.parse.keep_blocks = True
 
     # -- tools
     def call(self, name: str, args: Optional[dict]) -> dict:
@@ -272,7 +343,11 @@ class Service:
             raise ToolFailure(f"unknown argument{'s' if len(extra) > 1 else ''} {', '.join(extra)} for {name}; "
                               f"it takes {', '.join(sorted(allowed))}")
         with self._lock:
-            return getattr(self, f"tool_{name}")(**args)
+            try:
+                return getattr(self, f"tool_{name}")(**args)
+            finally:
+                for r in self._roots.values():  # the next call walks the tree again
+                    r.source.done()
 
     def tool_status(self, path: Optional[str] = None) -> dict:
         from ..status.document import status_of

@@ -60,10 +60,14 @@ def _stat_line(h, label: str, path: str) -> None:
     h.update(f"{label}\0{path}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ino}\n".encode("utf-8", "surrogateescape"))
 
 
-def _walk_into(h, root: str) -> None:
-    """The same files as :meth:`DiskSource.walk`, each with its stat (but not
-    the cache folder, should it lie inside the project)."""
-    own = os.path.abspath(cache_dir())
+def stat_walk(root: str, skip: str | None = None):
+    """The same files as :meth:`DiskSource.walk`, each with its ``lstat``
+    (None when it could not be taken) and whether it is a symlink, in the
+    order the key hashes them; a folder that cannot be listed is an entry
+    with stat None and ``is_symlink`` None. The walk the key and a
+    long-running server (``standards-lint mcp``) share; a generator, so the
+    key of a command-line run keeps none of it. *skip*: a folder not to
+    enter (the cache folder, should it lie inside the project)."""
     stack = [root]
     while stack:
         base = stack.pop()
@@ -71,26 +75,36 @@ def _walk_into(h, root: str) -> None:
             with os.scandir(base) as it:
                 entries = sorted(it, key=lambda e: e.name)
         except OSError:
-            h.update(f"unlistable\0{base}\n".encode("utf-8", "surrogateescape"))
+            yield base, None, None
             continue
         dirs = []
         for e in entries:
             try:
                 if e.is_dir(follow_symlinks=False):
-                    if e.name not in SKIP_DIRS and e.path != own:
+                    if e.name not in SKIP_DIRS and e.path != skip:
                         dirs.append(e.path)
                     continue
-                st = e.stat(follow_symlinks=False)
-                h.update(
-                    f"{e.path}\0{st.st_mode}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ino}\n".encode(
-                        "utf-8", "surrogateescape"
-                    )
-                )
-                if e.is_symlink():  # the linter reads through it: its target counts too
-                    _stat_line(h, "target", e.path)
+                yield e.path, e.stat(follow_symlinks=False), e.is_symlink()
             except OSError:
-                h.update(f"{e.path}\0?\n".encode("utf-8", "surrogateescape"))
+                yield e.path, None, False
         stack.extend(reversed(dirs))
+
+
+def _walk_into(h, root: str, walked=None) -> None:
+    """Every file of *walked* (a :func:`stat_walk` of *root*, taken now when
+    not given, without the cache folder) with its stat."""
+    if walked is None:
+        walked = stat_walk(root, skip=os.path.abspath(cache_dir()))
+    for path, st, link in walked:
+        if st is not None:
+            h.update(f"{path}\0{st.st_mode}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ino}\n".encode(
+                "utf-8", "surrogateescape"))
+            if link:  # the linter reads through it: its target counts too
+                _stat_line(h, "target", path)
+        elif link is None:
+            h.update(f"unlistable\0{path}\n".encode("utf-8", "surrogateescape"))
+        else:
+            h.update(f"{path}\0?\n".encode("utf-8", "surrogateescape"))
 
 
 def _git_state(root: str) -> str | None:
@@ -176,8 +190,10 @@ def _package_into(h) -> None:
                 _stat_line(h, "pkg", os.path.join(folder, name))
 
 
-def key(root: str, argv: list[str], *, use_git: bool, config_path: str | None) -> str | None:
-    """The cache key of a run, or None when the run must not be cached."""
+def key(root: str, argv: list[str], *, use_git: bool, config_path: str | None, walked=None) -> str | None:
+    """The cache key of a run, or None when the run must not be cached.
+    *walked*: the run's own :func:`stat_walk` of *root*, when it has one (the
+    tree is then walked once)."""
     h = blake2b(digest_size=20)
     h.update(f"{FORMAT_VERSION}\0{__version__}\0{sys.version}\0{sys.executable}\0{root}\n".encode("utf-8", "surrogateescape"))
     h.update("\0".join(argv).encode("utf-8", "surrogateescape") + b"\n")
@@ -199,7 +215,7 @@ def key(root: str, argv: list[str], *, use_git: bool, config_path: str | None) -
         if git is None:
             return None
         h.update(f"git\0{git}\n".encode("utf-8", "surrogateescape"))
-    _walk_into(h, root)
+    _walk_into(h, root, walked)
     return h.hexdigest()
 
 

@@ -57,6 +57,7 @@ class CachingSource(DiskSource):
         self._bytes_total = 0
         self._heads: dict[str, tuple[tuple, bytes, bool]] = {}
         self._git: Optional[tuple[tuple, Optional[GitHead]]] = None
+        self.keep_heads = True  # keep each head read (False: read it, keep nothing)
 
     def invalidate(self) -> None:
         """Something changed the tree (a save, a created or deleted file)."""
@@ -77,13 +78,17 @@ class CachingSource(DiskSource):
                         self._bytes_total -= len(gone[1])
         return list(self._walk)
 
+    def _stat(self, rel: str):
+        """The file's stat now (a subclass may know it already)."""
+        return os.stat(self.abspath(rel))
+
     @staticmethod
     def _key(st) -> tuple:
         return (st.st_size, st.st_mtime_ns, st.st_ino, st.st_mode)
 
     def read_bytes(self, rel: str, max_size: Optional[int] = None) -> bytes:
         try:
-            st = os.stat(self.abspath(rel))
+            st = self._stat(rel)
         except OSError:
             st = None
         if st is not None:
@@ -108,7 +113,7 @@ class CachingSource(DiskSource):
         while the file is unchanged (a project of thousands of records reads
         every record's head on each run)."""
         try:
-            st = os.stat(self.abspath(rel))
+            st = self._stat(rel)
         except OSError:
             return super().read_head(rel, limit)
         key = self._key(st)
@@ -120,7 +125,7 @@ class CachingSource(DiskSource):
         if head is not None and head[0] == (key, limit):
             return head[1], head[2]
         data, complete = super().read_head(rel, limit)
-        if len(self._heads) < HEAD_CACHE_FILES or rel in self._heads:
+        if self.keep_heads and (len(self._heads) < HEAD_CACHE_FILES or rel in self._heads):
             self._heads[rel] = ((key, limit), data, complete)
         return data, complete
 
@@ -188,6 +193,7 @@ class ParseCache:
     def __init__(self):
         self._docs: dict[str, list[tuple[str, Document]]] = {}
         self._blocks: dict[str, tuple[str, object]] = {}
+        self.keep_blocks = True  # keep each block parsed (False: parse it, keep nothing)
         self.parsed = 0  # how many parses ran (for tests and the bench)
 
     def __call__(self, text: str, rel: str) -> Document:
@@ -212,7 +218,8 @@ class ParseCache:
         from ..syntax.provenance import parse_block
 
         b = parse_block(rel, text)
-        self._blocks[rel] = (text, b)
+        if self.keep_blocks:
+            self._blocks[rel] = (text, b)
         return b
 
     def forget(self, keep: Iterable[str]) -> None:
