@@ -154,6 +154,21 @@ def rewrite_dotted(text: str, ambiguous_ok: bool, subs: dict[str, set[str]]) -> 
     return re.sub(rf"(?<![\w.])standards_lint\.({NAME})((?:\.{NAME})?)", sub, text)
 
 
+def rewrite_dunder_import(text: str) -> str:
+    """``__import__("standards_lint.pkg.mod").mod`` -> ``...).pkg.mod``: the
+    attribute chain after ``__import__`` (which returns the top package)
+    follows the module's new path."""
+
+    def sub(m: re.Match) -> str:
+        path, attr = m.group(1), m.group(2)
+        parts = path.split(".")
+        if len(parts) < 2 or attr == parts[0] or attr != parts[-1]:
+            return m.group(0)
+        return f'__import__("standards_lint.{path}").{path}'
+
+    return re.sub(rf'__import__\("standards_lint\.({NAME}(?:\.{NAME})*)"\)\.({NAME})', sub, text)
+
+
 def rewrite_paths(text: str) -> str:
     """linter/OLD.py -> linter/NEW.py (docs, comments, .gitattributes)."""
 
@@ -318,6 +333,7 @@ def main(argv: list[str]) -> int:
         if f.endswith(".py"):
             new = rewrite_relative(new, f, moved_from, old_layout, subs)
             new = rewrite_from_package(new)
+            new = rewrite_dunder_import(new)
         new = rewrite_paths(new)
         if f == "pyproject.toml":
             new = update_pyproject(new)
