@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Optional
 
 from standards_lint.syntax.protocol import CYCLE_ID_RE, TERMINAL_STATES
-from standards_lint.model.holding import holding
+from standards_lint.model.holding import holding, reviewer_entered
 from standards_lint.engine.rule import module_rules, report, rule
 from standards_lint.model.accessors import (
     CADENCES,
@@ -306,10 +306,8 @@ def stale_cadence(project):
         # (Full Verification Boundary); until then (an unreadable
         # Handoff.Kind among them) scheduling may remain.
         return
-    # A FORWARD or RESUME that entered a Reviewer state established the full
-    # Developer and Tester gates "even if another recovery frame remains
-    # active" (Full Verification Boundary): no frame schedules more work.
-    entered = h is not None and h.kind in ("FORWARD", "RESUME") and ws in ("REVIEWING_IMPLEMENTATION", "REVIEWING_FINAL")
+    # Once a Reviewer state is entered the full gates hold: no frame schedules more work.
+    entered = h is not None and reviewer_entered(ws, h.kind)
     if _scheduling_remains(ws, [] if entered else frames):
         return
     yield clear_pending_cadence_fix(

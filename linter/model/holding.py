@@ -289,6 +289,15 @@ class Holding(Frozen):
                 and "TESTING" in self.route)
 
 
+def reviewer_entered(state: Optional[str], kind: Optional[str]) -> bool:
+    """A FORWARD or RESUME has entered a Reviewer state: "Before either a
+    `FORWARD` or recovery `RESUME` enters a Reviewer state, the full
+    applicable Developer and Tester gates must hold for the current
+    implementation, even if another recovery frame remains active" (Full
+    Verification Boundary), so no frame keeps their scoped exemptions."""
+    return state in REVIEWER_STATES and kind in ("FORWARD", "RESUME")
+
+
 def holding(project) -> Optional[Holding]:
     """The project's holding decision (None without a readable STATE.md)."""
     cache = project.__dict__.setdefault("_standards_lint_holding", {})

@@ -11,7 +11,7 @@ from typing import Iterator, Optional
 import weakref
 
 from standards_lint.syntax.ast import Container, Document, Field, Span
-from standards_lint.model.holding import holding
+from standards_lint.model.holding import holding, reviewer_entered
 from standards_lint.syntax.protocol import CYCLE_ID_RE, USABLE_CYCLE_ID_RE, ROUTE_STANDARD_BROWNFIELD, TERMINAL_STATES, record_path
 from standards_lint.syntax.records import provenance_of
 
@@ -609,11 +609,7 @@ def developer_completion_due(project, plan: Optional[Plan], st=None) -> bool:
     if ws != "TESTING" and top is not None and frame_value(top, "Owner") not in _AFTER_DEVELOPING:
         return False
     h = holding(project)
-    entered = ws in ("REVIEWING_IMPLEMENTATION", "REVIEWING_FINAL") and st.ho("Kind") in ("FORWARD", "RESUME")
-    if scoped_developer(st, plan) and not entered:
-        # "Before either a FORWARD or recovery RESUME enters a Reviewer state,
-        # the full applicable Developer and Tester gates must hold [...] even
-        # if another recovery frame remains active" (Full Verification Boundary).
+    if scoped_developer(st, plan) and not reviewer_entered(ws, st.ho("Kind")):
         return False
     if ws == "TESTING" and st.cycle_mode == "STANDARD":
         a = tester_assignment(project, plan, cycle_record(project, "VERIFICATION"), st=st)
