@@ -263,6 +263,85 @@ def test_repeated_calls_reuse_the_answer_until_the_tree_changes(tmp_path, env):
     assert again == json.loads(_in_process(str(root), "--format", "json", "--no-cache"))
 
 
+def _full_walk_key(service: Service, root: Path, question: tuple) -> str:
+    """The key a later call makes for *question*: from a whole stat walk."""
+    from standards_lint.engine import cache
+
+    r = str(root)
+    return cache.key(r, [repr(question)], use_git=True, config_path=None, walked=list(cache.stat_walk(r)))
+
+
+def _odd_tree(tmp_path) -> Path:
+    """mut-0005 with what a listing and a stat walk could see differently:
+    nested folders, files that are not Markdown, an empty folder, a folder
+    the walk skips, symlinks to a file and to a folder, a dangling symlink."""
+    root = materialize(_case("mut-0005"), str(tmp_path))
+    (root / "src" / "deep" / "er").mkdir(parents=True)
+    (root / "src" / "deep" / "er" / "a.md").write_text("# a\n", "utf-8")
+    (root / "src" / "b.txt").write_text("b\n", "utf-8")
+    (root / "src" / "b-c.md").write_text("# b-c\n", "utf-8")  # '-' sorts before '/'
+    (root / "empty").mkdir()
+    (root / "node_modules" / "x").mkdir(parents=True)
+    (root / "node_modules" / "x" / "y.md").write_text("# y\n", "utf-8")
+    os.symlink("src/b.txt", root / "link.txt")
+    os.symlink("src", root / "linked-folder")
+    os.symlink("nowhere.md", root / "dangling.md")
+    os.symlink("src/b-c.md", root / "linked.md")  # read through: its fstat is the target's
+    return root
+
+
+def test_the_first_answer_is_keyed_as_a_later_walk_keys_it(tmp_path, env):
+    """The first call lists the tree as the command line does and keys its
+    answer by the stats of what it read (no walk before the lint): the key
+    is the one a whole stat walk gives, so the next call on the unchanged
+    tree reuses the answer, settled or not."""
+    root = _odd_tree(tmp_path)
+    for settle in (True, False):
+        service = Service(cwd=str(root))
+        first = service.call("check", {})
+        assert service.unsettled
+        if settle:
+            service.settle()
+            assert not service.unsettled
+            (key, _), = service._roots[str(root)].answers.values()
+            assert key == _full_walk_key(service, root, ("check", None, False, None, None))
+        assert service.call("check", {}) == first and service.hits == 1
+        assert not service.unsettled
+    assert first == json.loads(_in_process(str(root), "--format", "json", "--no-cache"))
+
+
+def test_an_edit_during_the_first_call_is_never_hidden(tmp_path, env):
+    """A file changed after the first lint read it (or a file created after
+    it listed the tree) gives the next call another key: the answer made
+    from the old text is not reused."""
+    root = materialize(_case("mut-0005"), str(tmp_path))
+    state = root / ".standards" / "STATE.md"
+    variants = _variants(state.read_text("utf-8"))
+    for edit in ("changed", "created"):
+        state.write_text(variants[0], "utf-8")
+        service = Service(cwd=str(root))
+        lint = service._lint
+
+        def lint_then_edit(*args, **kwargs):
+            result = lint(*args, **kwargs)  # the files are read: now another agent writes
+            if edit == "changed":
+                state.write_text(variants[1], "utf-8")
+            else:
+                (root / ".standards" / "docs" / "late.md").write_text("# late\n", "utf-8")
+            return result
+
+        service._lint = lint_then_edit
+        first = service.call("check", {})
+        service._lint = lint
+        service.settle()
+        again = service.call("check", {})
+        assert service.hits == 0, edit
+        assert again == json.loads(_in_process(str(root), "--format", "json", "--no-cache")), edit
+        if edit == "changed":
+            assert again != first
+        (root / ".standards" / "docs" / "late.md").unlink(missing_ok=True)
+
+
 def test_malformed_json_rpc_gets_an_answer_not_a_hang_or_a_traceback(tmp_path, env):
     from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 

@@ -134,6 +134,8 @@ PROMPT_NAME = "next-role"
 PROMPT_DESCRIPTION = ("Start the next workflow step: the exact command `status` names for the role to invoke "
                       "(or what the user decides).")
 RULE_URI = "standards-lint://rules/{code}"
+# After an answer is sent, how long the server waits before finishing its key.
+SETTLE_AFTER_S = 0.1
 
 
 class ToolFailure(Exception):
@@ -154,6 +156,9 @@ class _Root:
         self.parse = ParseCache()
         self.answers: dict[tuple, tuple[str, Any]] = {}  # question -> (key, answer)
         self.linted = False  # whether a lint has run (and kept what it read)
+        # A first answer whose key is still to be finished (Service.settle):
+        # (question, the key begun before the lint, what the lint read, the answer)
+        self.pending: Optional[tuple] = None
 
 
 def _fresh_source_class():
@@ -161,25 +166,48 @@ def _fresh_source_class():
 
     from ..engine.cache import stat_walk
     from ..lsp.core import CachingSource
+    from ..syntax.source import DiskSource
 
     class FreshSource(CachingSource):
-        _walked: Optional[list] = None  # this call's stat_walk
-        _stats: Optional[dict] = None  # root-relative path -> its stat, from it
-
         """The language server's caching source, but the tree is walked
         again at the start of every call (no editor tells this server what
         changed), once: the walk's stats make the answer's key
         (:func:`standards_lint.engine.cache.key`) and tell the reads which
-        kept bytes are still current, so neither walks or stats again."""
+        kept bytes are still current, so neither walks or stats again.
+
+        A call with no answer to compare with (the first on a root) needs
+        no key before it reads: :meth:`read_first` lets the lint list the
+        tree as a command-line run does and notes the stat of every file it
+        reads, from the descriptor it reads through, and the key is made from
+        those afterwards (:meth:`walked_after`): the tree is neither walked
+        nor stat'ed twice, and the key still says exactly what the answer
+        was made from."""
+
+        _walked: Optional[list] = None  # this call's stat_walk
+        _stats: Optional[dict] = None  # root-relative path -> its stat, from it
+        _first = False  # this call lists and reads as a command-line run does
 
         def refresh(self) -> list:
             """Walk the tree now (a call begins): the listing for the key. The
             lint's listing and stats are made from it when the lint asks (a
             call answered from its key needs neither)."""
+            self._first = False
             self._walked = list(stat_walk(self.root))
             self._walk = None
             self._stats = None
             return self._walked
+
+        def read_first(self) -> None:
+            """A call begins with no answer to compare with: no walk now; the
+            lint's own listing, and the stat of each file as it is read."""
+            self._first = True
+            self._walked = self._walk = self._stats = None
+            self.read_stats = {}
+
+        def reads(self) -> tuple:
+            """After :meth:`read_first`'s lint: what it listed and read (for
+            :func:`standards_lint.engine.cache.walk_of_reads`)."""
+            return self.walk(), self._regular, self.read_stats or {}
 
         def _take(self) -> None:
             if self._walked is None:
@@ -197,26 +225,44 @@ def _fresh_source_class():
                         regular.add(rel)
                 else:
                     stats[rel] = None
-            for kept in (self._heads, self._bytes):  # files gone
-                for rel in [r for r in kept if r not in stats]:
-                    gone = kept.pop(rel)
-                    if kept is self._bytes:
-                        self._bytes_total -= len(gone[1])
+            self._forget_gone(stats)
             self._stats = stats
             self._regular = regular
             self._walk = sorted(stats)
             self._walk_time = self._clock()
 
+        def _forget_gone(self, listed) -> None:
+            for kept in (self._heads, self._bytes):  # files gone
+                for rel in [r for r in kept if r not in listed]:
+                    gone = kept.pop(rel)
+                    if kept is self._bytes:
+                        self._bytes_total -= len(gone[1])
+
         def done(self) -> None:
             """The call is answered: the next one walks again."""
             self._walked = self._walk = self._stats = None
+            self._first = False
+            self.read_stats = None
 
         def walk(self) -> list[str]:
             if self._walk is None:
-                self._take()
+                if self._first:
+                    self._regular = set()
+                    self._walk = DiskSource.walk(self)
+                    self._forget_gone(set(self._walk))
+                    self._walk_time = self._clock()
+                else:
+                    self._take()
             return list(self._walk)
 
+        def read_head(self, rel: str, limit: int) -> tuple[bytes, bool]:
+            if self._first:  # nothing kept to look up: read, and note the descriptor's stat
+                return DiskSource.read_head(self, rel, limit)
+            return super().read_head(rel, limit)
+
         def _stat(self, rel: str):
+            if self._first:
+                return super()._stat(rel)
             if self._stats is None:
                 self._take()
             st = self._stats.get(rel)
@@ -302,6 +348,9 @@ class Service:
         """*compute()*, or the answer to the same question on the same tree."""
         from ..engine import cache
 
+        if not r.linted:  # nothing to compare with: the key is made after the lint, from its reads
+            return self._first_answer(r, question, compute)
+
         walked = r.source.refresh()  # the one walk of this call: the key and the lint share it
         try:
             run_key = (cache.key(r.root, [repr(question)], use_git=True, config_path=None, walked=walked)
@@ -316,6 +365,50 @@ class Service:
         if run_key is not None:
             r.answers[question] = (run_key, answer)
         return answer
+
+    @staticmethod
+    def _first_answer(r: _Root, question: tuple, compute):
+        """The first answer on a root: the key's part that is not the tree
+        is taken before the lint reads, the tree's part from what it read
+        (:meth:`FreshSource.read_first`), so the tree is walked once, as a
+        command-line run walks it.  The key is finished by :meth:`settle`,
+        after the answer is sent: the stats it needs were taken as the files
+        were read."""
+        from ..engine import cache
+
+        begun = (cache.begin_key(r.root, [repr(question)], use_git=True, config_path=None)
+                 if cache.enabled() else None)
+        r.source.read_first()
+        try:
+            answer = compute()
+            if begun is not None:
+                r.pending = (question, begun, r.source.reads(), answer)
+        finally:
+            r.source.done()
+        return answer
+
+    @property
+    def unsettled(self) -> bool:
+        """Whether an answer's key is still to be finished (:meth:`settle`)."""
+        return any(r.pending is not None for r in self._roots.values())
+
+    def settle(self) -> None:
+        """Finish what a call left for when nobody waits: the key of each
+        first answer, so the next call on an unchanged tree reuses it (a call
+        settles first itself, should it come before)."""
+        with self._lock:
+            self._settle()
+
+    def _settle(self) -> None:
+        from ..engine import cache
+
+        for r in self._roots.values():
+            if r.pending is None:
+                continue
+            question, begun, (listing, regular, read_stats), answer = r.pending
+            r.pending = None
+            walked = cache.walk_of_reads(r.root, listing, regular, read_stats)
+            r.answers[question] = (cache.finish_key(begun, r.root, walked), answer)
 
     def _lint(self, r: _Root, config, registry, turn_end: bool = False):
         from ..engine.run import lint
@@ -343,6 +436,7 @@ class Service:
             raise ToolFailure(f"unknown argument{'s' if len(extra) > 1 else ''} {', '.join(extra)} for {name}; "
                               f"it takes {', '.join(sorted(allowed))}")
         with self._lock:
+            self._settle()
             try:
                 return getattr(self, f"tool_{name}")(**args)
             finally:
@@ -489,7 +583,7 @@ def build_server(service: Optional[Service] = None):
 
     async def call_tool(ctx, params) -> "types.CallToolResult":
         try:
-            doc = await anyio.to_thread.run_sync(service.call, params.name, params.arguments)
+            doc = await anyio.to_thread.run_sync(_collector_held, service.call, params.name, params.arguments)
         except ToolFailure as exc:
             return failure(str(exc))
         except Exception as exc:  # an internal failure: reported, the server stays up
@@ -497,6 +591,8 @@ def build_server(service: Optional[Service] = None):
 
             traceback.print_exc(file=sys.stderr)
             return failure(f"internal error: {type(exc).__name__}: {exc}")
+        if service.unsettled:  # the answer's key, once it is sent (a call that comes first settles it)
+            threading.Timer(SETTLE_AFTER_S, service.settle).start()
         text = json.dumps(doc, indent=2, ensure_ascii=False)
         return types.CallToolResult(content=[types.TextContent(type="text", text=text)], structured_content=doc)
 
@@ -512,7 +608,8 @@ def build_server(service: Optional[Service] = None):
         if params.name != PROMPT_NAME:
             raise MCPError(code=types.INVALID_PARAMS, message=f"unknown prompt {params.name!r}")
         try:
-            text = await anyio.to_thread.run_sync(service.prompt_next_role, (params.arguments or {}).get("path"))
+            text = await anyio.to_thread.run_sync(_collector_held, service.prompt_next_role,
+                                                  (params.arguments or {}).get("path"))
         except ToolFailure as exc:
             raise MCPError(code=types.INVALID_PARAMS, message=str(exc)) from None
         return types.GetPromptResult(description=PROMPT_DESCRIPTION, messages=[
@@ -551,14 +648,50 @@ def build_server(service: Optional[Service] = None):
     )
 
 
+def warm() -> None:
+    """Before the first call: import what every tool needs, load the rules
+    (and the plugins installed beside them), and parse once so the grammar's
+    tables are in memory: the first call then costs its own work only, as
+    every later call does.  Project plugins are loaded by the call that
+    names their project."""
+    from ..engine.run import load_registry
+    from ..fixes import fixer  # noqa: F401
+    from ..lsp import core  # noqa: F401
+    from ..output import catalogue, formats  # noqa: F401
+    from ..status import document  # noqa: F401
+    from ..syntax.parser import parse_markdown
+
+    load_registry()
+    parse_markdown("# STATE\n\n## Workflow\n\n- `State`: `SCOPING`\n", "STATE.md")
+
+
+def _collector_held(fn, *args):
+    """*fn(*args)* with the garbage collector held back, as a command-line
+    run holds it (nearly every object a lint makes lives until its answer is
+    made); it runs again after the call."""
+    import gc
+
+    gc.disable()
+    try:
+        return fn(*args)
+    finally:
+        gc.enable()
+
+
 def serve() -> int:
     import gc
 
-    gc.enable()  # the console script holds it back for one-shot runs; a server lives long
     import anyio
     from mcp.server.stdio import stdio_server
 
     server = build_server()
+    warm()
+    # a server lives long: the collector runs between calls, but what was
+    # loaded before the first call (the SDK, the rules) lives as long as the
+    # process and is never scanned again
+    gc.collect()
+    gc.freeze()
+    gc.enable()
 
     async def run():
         async with stdio_server() as (read_stream, write_stream):

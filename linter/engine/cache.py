@@ -33,6 +33,7 @@ false`` or ``STANDARDS_LINT_NO_CACHE=1`` turn the cache off; ``--fix`` and
 from __future__ import annotations
 
 import os
+import stat as stat_kind
 import sys
 
 from .. import __version__, cache_dir
@@ -62,8 +63,8 @@ def _stat_line(h, label: str, path: str) -> None:
 
 def stat_walk(root: str, skip: str | None = None):
     """The same files as :meth:`DiskSource.walk`, each with its ``lstat``
-    (None when it could not be taken) and whether it is a symlink, in the
-    order the key hashes them; a folder that cannot be listed is an entry
+    (None when it could not be taken) and whether it is a symlink (the key
+    hashes them by path); a folder that cannot be listed is an entry
     with stat None and ``is_symlink`` None. The walk the key and a
     long-running server (``standards-lint mcp``) share; a generator, so the
     key of a command-line run keeps none of it. *skip*: a folder not to
@@ -90,21 +91,30 @@ def stat_walk(root: str, skip: str | None = None):
         stack.extend(reversed(dirs))
 
 
+def _path_of(entry) -> str:
+    return entry[0]
+
+
 def _walk_into(h, root: str, walked=None) -> None:
     """Every file of *walked* (a :func:`stat_walk` of *root*, taken now when
     not given, without the cache folder) with its stat."""
     if walked is None:
         walked = stat_walk(root, skip=os.path.abspath(cache_dir()))
-    for path, st, link in walked:
+    # by path, whatever order the walk gave (stat_walk's, or a listing's);
+    # the lines are hashed as one text (one update, not one per file)
+    lines = []
+    for path, st, link in sorted(walked, key=_path_of):
         if st is not None:
-            h.update(f"{path}\0{st.st_mode}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ino}\n".encode(
-                "utf-8", "surrogateescape"))
+            lines.append(f"{path}\0{st.st_mode}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ino}\n")
             if link:  # the linter reads through it: its target counts too
+                h.update("".join(lines).encode("utf-8", "surrogateescape"))
+                lines = []
                 _stat_line(h, "target", path)
         elif link is None:
-            h.update(f"unlistable\0{path}\n".encode("utf-8", "surrogateescape"))
+            lines.append(f"unlistable\0{path}\n")
         else:
-            h.update(f"{path}\0?\n".encode("utf-8", "surrogateescape"))
+            lines.append(f"{path}\0?\n")
+    h.update("".join(lines).encode("utf-8", "surrogateescape"))
 
 
 def _git_state(root: str) -> str | None:
@@ -194,6 +204,15 @@ def key(root: str, argv: list[str], *, use_git: bool, config_path: str | None, w
     """The cache key of a run, or None when the run must not be cached.
     *walked*: the run's own :func:`stat_walk` of *root*, when it has one (the
     tree is then walked once)."""
+    h = begin_key(root, argv, use_git=use_git, config_path=config_path)
+    return None if h is None else finish_key(h, root, walked)
+
+
+def begin_key(root: str, argv: list[str], *, use_git: bool, config_path: str | None):
+    """The key's hash over everything but the tree (the linter, the
+    arguments, the configuration files, git's HEAD and index), or None when
+    the run must not be cached: taken before the run reads anything, and
+    finished by :func:`finish_key` with the tree's files."""
     h = blake2b(digest_size=20)
     h.update(f"{FORMAT_VERSION}\0{__version__}\0{sys.version}\0{sys.executable}\0{root}\n".encode("utf-8", "surrogateescape"))
     h.update("\0".join(argv).encode("utf-8", "surrogateescape") + b"\n")
@@ -215,8 +234,46 @@ def key(root: str, argv: list[str], *, use_git: bool, config_path: str | None, w
         if git is None:
             return None
         h.update(f"git\0{git}\n".encode("utf-8", "surrogateescape"))
+    return h
+
+
+def finish_key(h, root: str, walked=None) -> str:
+    """The key begun by :func:`begin_key`, with every file of the tree
+    (*walked*, a :func:`stat_walk` of *root* or :func:`walk_of_reads`; taken
+    now when not given)."""
     _walk_into(h, root, walked)
     return h.hexdigest()
+
+
+def walk_of_reads(root: str, listing, regular, read_stats: dict) -> list:
+    """What :func:`stat_walk` would give for the files of *listing* (the
+    root-relative paths a :class:`~standards_lint.syntax.source.DiskSource`
+    walk listed, *regular* those it saw as regular files), without a second stat of the files a run read: *read_stats* holds the
+    stat of the descriptor each was read through (a regular file's ``fstat``
+    is its ``lstat``; a symlink's is its target's, so a link is stat'ed
+    again), taken when it was read, so
+    the key says exactly what the answer was made from; the other files
+    (never read: only their presence counted) are stat'ed now.  A file
+    created after the listing is not in it, so the next walk's key differs;
+    a file changed after it was read has another stat, so the key differs
+    too: an answer is never reused for a tree it was not made from.  A
+    folder that could not be listed is missing here, so such a tree's first
+    key differs from its next (one answer not reused, never a wrong one)."""
+    base = root.rstrip(os.sep) if root != os.sep else ""
+    out = []
+    for rel in listing:
+        path = f"{base}/{rel}" if os.sep == "/" else os.path.join(root, *rel.split("/"))
+        st = read_stats.get(rel) if rel in regular else None
+        if st is not None:
+            out.append((path, st, False))
+            continue
+        try:
+            st = os.lstat(path)
+        except OSError:
+            out.append((path, None, False))
+            continue
+        out.append((path, st, stat_kind.S_ISLNK(st.st_mode)))
+    return out
 
 
 def _file(root: str) -> str:

@@ -32,6 +32,7 @@ from ..syntax.ast import Document, Span
 from ..output.catalogue import FIX_TEXT
 from ..engine.findings import Finding
 from ..syntax.parser import LineIndex, parse_markdown
+from ..syntax.provenance import parse_block
 from ..engine.project import STATE_PATH, Project
 from ..syntax.source import DiskSource, GitHead, ReadError, TooLarge, lone_cr_as_lf
 
@@ -215,8 +216,6 @@ class ParseCache:
         hit = self._blocks.get(rel)
         if hit is not None and hit[0] == text:
             return hit[1]
-        from ..syntax.provenance import parse_block
-
         b = parse_block(rel, text)
         if self.keep_blocks:
             self._blocks[rel] = (text, b)

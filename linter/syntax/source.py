@@ -53,6 +53,10 @@ class DiskSource:
         self.root = os.path.abspath(root)
         # What the walk learnt for free: regular files it listed.
         self._regular: set[str] = set()
+        # When a dict: the stat of the descriptor each file was first read
+        # through (root-relative path -> os.stat_result), so that a caller can
+        # key an answer by exactly what it read, with no second stat of the tree.
+        self.read_stats: dict | None = None
 
     if os.sep == "/":
         def abspath(self, rel: str) -> str:
@@ -119,6 +123,8 @@ class DiskSource:
             st = os.fstat(fd)
             if not stat.S_ISREG(st.st_mode):
                 raise ReadError("not a regular file")
+            if self.read_stats is not None:
+                self.read_stats.setdefault(rel, st)
             size = st.st_size
             if max_size is not None and size > max_size:
                 raise TooLarge(size)
@@ -140,7 +146,12 @@ class DiskSource:
         """The first *limit* bytes of a file, and whether that is all of it."""
         fd = self._open(rel)
         try:
-            if rel not in self._regular and not stat.S_ISREG(os.fstat(fd).st_mode):
+            if self.read_stats is not None:
+                st = os.fstat(fd)
+                if not stat.S_ISREG(st.st_mode):
+                    raise ReadError("not a regular file")
+                self.read_stats.setdefault(rel, st)
+            elif rel not in self._regular and not stat.S_ISREG(os.fstat(fd).st_mode):
                 raise ReadError("not a regular file")
             data = os.read(fd, limit + 1)
         except OSError as exc:
