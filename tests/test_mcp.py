@@ -310,6 +310,28 @@ def test_the_first_answer_is_keyed_as_a_later_walk_keys_it(tmp_path, env):
     assert first == json.loads(_in_process(str(root), "--format", "json", "--no-cache"))
 
 
+def test_an_idle_server_settles_the_first_answer_and_collects(tmp_path, env):
+    """Once no call is waiting, the server finishes the first answer's key
+    and runs the collector (which it holds back during calls)."""
+    import gc
+    import time
+
+    from standards_lint.agents.mcp import IDLE_AFTER_S, _Idle
+
+    root = materialize(_case("mut-0005"), str(tmp_path))
+    service = Service(cwd=str(root))
+    first = service.call("check", {})
+    assert service.unsettled
+    collections = gc.get_stats()[2]["collections"]
+    _Idle(service).after_call()
+    deadline = time.monotonic() + IDLE_AFTER_S + 10
+    while (service.unsettled or gc.get_stats()[2]["collections"] == collections) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert not service.unsettled
+    assert gc.get_stats()[2]["collections"] > collections
+    assert service.call("check", {}) == first and service.hits == 1
+
+
 def test_an_edit_during_the_first_call_is_never_hidden(tmp_path, env):
     """A file changed after the first lint read it (or a file created after
     it listed the tree) gives the next call another key: the answer made

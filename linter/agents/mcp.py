@@ -134,8 +134,8 @@ PROMPT_NAME = "next-role"
 PROMPT_DESCRIPTION = ("Start the next workflow step: the exact command `status` names for the role to invoke "
                       "(or what the user decides).")
 RULE_URI = "standards-lint://rules/{code}"
-# After an answer is sent, how long the server waits before finishing its key.
-SETTLE_AFTER_S = 0.1
+# After an answer, how long the server waits before its idle work (_Idle).
+IDLE_AFTER_S = 0.1
 
 
 class ToolFailure(Exception):
@@ -562,6 +562,7 @@ def build_server(service: Optional[Service] = None):
     from .. import __version__
 
     service = service or Service()
+    idle = _Idle(service)
 
     def tool(name: str) -> "types.Tool":
         spec = TOOLS[name]
@@ -583,7 +584,7 @@ def build_server(service: Optional[Service] = None):
 
     async def call_tool(ctx, params) -> "types.CallToolResult":
         try:
-            doc = await anyio.to_thread.run_sync(_collector_held, service.call, params.name, params.arguments)
+            doc = await anyio.to_thread.run_sync(service.call, params.name, params.arguments)
         except ToolFailure as exc:
             return failure(str(exc))
         except Exception as exc:  # an internal failure: reported, the server stays up
@@ -591,8 +592,8 @@ def build_server(service: Optional[Service] = None):
 
             traceback.print_exc(file=sys.stderr)
             return failure(f"internal error: {type(exc).__name__}: {exc}")
-        if service.unsettled:  # the answer's key, once it is sent (a call that comes first settles it)
-            threading.Timer(SETTLE_AFTER_S, service.settle).start()
+        finally:
+            idle.after_call()
         text = json.dumps(doc, indent=2, ensure_ascii=False)
         return types.CallToolResult(content=[types.TextContent(type="text", text=text)], structured_content=doc)
 
@@ -608,10 +609,11 @@ def build_server(service: Optional[Service] = None):
         if params.name != PROMPT_NAME:
             raise MCPError(code=types.INVALID_PARAMS, message=f"unknown prompt {params.name!r}")
         try:
-            text = await anyio.to_thread.run_sync(_collector_held, service.prompt_next_role,
-                                                  (params.arguments or {}).get("path"))
+            text = await anyio.to_thread.run_sync(service.prompt_next_role, (params.arguments or {}).get("path"))
         except ToolFailure as exc:
             raise MCPError(code=types.INVALID_PARAMS, message=str(exc)) from None
+        finally:
+            idle.after_call()
         return types.GetPromptResult(description=PROMPT_DESCRIPTION, messages=[
             types.PromptMessage(role="user", content=types.TextContent(type="text", text=text))])
 
@@ -634,6 +636,8 @@ def build_server(service: Optional[Service] = None):
             doc = await anyio.to_thread.run_sync(service.call, "explain", {"code": uri[len(prefix):]})
         except ToolFailure as exc:
             raise MCPError(code=types.INVALID_PARAMS, message=str(exc)) from None
+        finally:
+            idle.after_call()
         return types.ReadResourceResult(contents=[types.TextResourceContents(
             uri=uri, mime_type="text/markdown", text=doc["page"])])
 
@@ -665,17 +669,32 @@ def warm() -> None:
     parse_markdown("# STATE\n\n## Workflow\n\n- `State`: `SCOPING`\n", "STATE.md")
 
 
-def _collector_held(fn, *args):
-    """*fn(*args)* with the garbage collector held back, as a command-line
-    run holds it (nearly every object a lint makes lives until its answer is
-    made); it runs again after the call."""
-    import gc
+class _Idle:
+    """What the server does once no call is waiting (:data:`IDLE_AFTER_S`
+    after the last answer): finish the keys of first answers
+    (:meth:`Service.settle`) and collect garbage.  The collector is held
+    back while a call runs, as a command-line run holds it (nearly every
+    object a lint makes lives until its answer is made), so a collection
+    never delays an answer."""
 
-    gc.disable()
-    try:
-        return fn(*args)
-    finally:
-        gc.enable()
+    def __init__(self, service: "Service"):
+        self.service = service
+        self._timer: Optional[threading.Timer] = None
+        self._lock = threading.Lock()
+
+    def after_call(self) -> None:
+        with self._lock:
+            if self._timer is not None:
+                self._timer.cancel()
+            self._timer = threading.Timer(IDLE_AFTER_S, self._run)
+            self._timer.daemon = True
+            self._timer.start()
+
+    def _run(self) -> None:
+        import gc
+
+        self.service.settle()
+        gc.collect()
 
 
 def serve() -> int:
@@ -686,12 +705,12 @@ def serve() -> int:
 
     server = build_server()
     warm()
-    # a server lives long: the collector runs between calls, but what was
-    # loaded before the first call (the SDK, the rules) lives as long as the
-    # process and is never scanned again
+    # What was loaded before the first call (the SDK, the rules) lives as
+    # long as the process and is never scanned again; the collector runs when
+    # the server is idle (_Idle), never during a call.
     gc.collect()
     gc.freeze()
-    gc.enable()
+    gc.disable()
 
     async def run():
         async with stdio_server() as (read_stream, write_stream):
