@@ -279,7 +279,9 @@ def _odd_tree(tmp_path) -> Path:
     (root / "src" / "deep" / "er").mkdir(parents=True)
     (root / "src" / "deep" / "er" / "a.md").write_text("# a\n", "utf-8")
     (root / "src" / "b.txt").write_text("b\n", "utf-8")
-    (root / "src" / "b-c.md").write_text("# b-c\n", "utf-8")  # '-' sorts before '/'
+    (root / "src" / "b-c.md").write_text("# b-c\n", "utf-8")  # '-' and '.' sort before '/':
+    (root / "src" / "b").mkdir()  # the folder b comes after b-c.md and b.txt
+    (root / "src" / "b" / "inside.md").write_text("# inside\n", "utf-8")
     (root / "empty").mkdir()
     (root / "node_modules" / "x").mkdir(parents=True)
     (root / "node_modules" / "x" / "y.md").write_text("# y\n", "utf-8")

@@ -63,35 +63,56 @@ def _stat_line(h, label: str, path: str) -> None:
 
 def stat_walk(root: str, skip: str | None = None):
     """The same files as :meth:`DiskSource.walk`, each with its ``lstat``
-    (None when it could not be taken) and whether it is a symlink (the key
-    hashes them by path); a folder that cannot be listed is an entry
-    with stat None and ``is_symlink`` None. The walk the key and a
-    long-running server (``standards-lint mcp``) share; a generator, so the
-    key of a command-line run keeps none of it. *skip*: a folder not to
-    enter (the cache folder, should it lie inside the project)."""
-    stack = [root]
+    (None when it could not be taken) and whether it is a symlink, in the
+    order of their paths (a folder's entries by name, a folder's as
+    ``name/``, so its files come where their paths sort: the order the key
+    hashes, and the order of a sorted listing); a folder that cannot be
+    listed is an entry with stat None and ``is_symlink`` None. The walk the
+    key and a long-running server (``standards-lint mcp``) share; a
+    generator, so the key of a command-line run keeps none of it. *skip*: a
+    folder not to enter (the cache folder, should it lie inside the
+    project)."""
+    try:
+        top = _entries(root)
+    except OSError:
+        yield root, None, None
+        return
+    stack = [iter(top)]
     while stack:
-        base = stack.pop()
-        try:
-            with os.scandir(base) as it:
-                entries = sorted(it, key=lambda e: e.name)
-        except OSError:
-            yield base, None, None
-            continue
-        dirs = []
-        for e in entries:
-            try:
-                if e.is_dir(follow_symlinks=False):
-                    if e.name not in SKIP_DIRS and e.path != skip:
-                        dirs.append(e.path)
+        for _, is_dir, e in stack[-1]:
+            if is_dir:
+                if e.name in SKIP_DIRS or e.path == skip:
                     continue
+                try:
+                    inner = _entries(e.path)
+                except OSError:
+                    yield e.path, None, None
+                    continue
+                stack.append(iter(inner))
+                break
+            try:
                 yield e.path, e.stat(follow_symlinks=False), e.is_symlink()
             except OSError:
                 yield e.path, None, False
-        stack.extend(reversed(dirs))
+        else:
+            stack.pop()
 
 
-def _path_of(entry) -> str:
+def _entries(folder: str) -> list:
+    """A folder's entries as (sort key, is a folder, entry), in path order."""
+    out = []
+    with os.scandir(folder) as it:
+        for e in it:
+            try:
+                is_dir = e.is_dir(follow_symlinks=False)
+            except OSError:
+                is_dir = False
+            out.append((e.name + "/" if is_dir else e.name, is_dir, e))
+    out.sort(key=_path_of)
+    return out
+
+
+def _path_of(entry):
     return entry[0]
 
 
@@ -100,21 +121,17 @@ def _walk_into(h, root: str, walked=None) -> None:
     not given, without the cache folder) with its stat."""
     if walked is None:
         walked = stat_walk(root, skip=os.path.abspath(cache_dir()))
-    # by path, whatever order the walk gave (stat_walk's, or a listing's);
-    # the lines are hashed as one text (one update, not one per file)
-    lines = []
-    for path, st, link in sorted(walked, key=_path_of):
+    # in the order of the paths (stat_walk's, and a sorted listing's)
+    for path, st, link in walked:
         if st is not None:
-            lines.append(f"{path}\0{st.st_mode}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ino}\n")
+            h.update(f"{path}\0{st.st_mode}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ino}\n".encode(
+                "utf-8", "surrogateescape"))
             if link:  # the linter reads through it: its target counts too
-                h.update("".join(lines).encode("utf-8", "surrogateescape"))
-                lines = []
                 _stat_line(h, "target", path)
         elif link is None:
-            lines.append(f"unlistable\0{path}\n")
+            h.update(f"unlistable\0{path}\n".encode("utf-8", "surrogateescape"))
         else:
-            lines.append(f"{path}\0?\n")
-    h.update("".join(lines).encode("utf-8", "surrogateescape"))
+            h.update(f"{path}\0?\n".encode("utf-8", "surrogateescape"))
 
 
 def _git_state(root: str) -> str | None:
@@ -247,8 +264,8 @@ def finish_key(h, root: str, walked=None) -> str:
 
 def walk_of_reads(root: str, listing, regular, read_stats: dict) -> list:
     """What :func:`stat_walk` would give for the files of *listing* (the
-    root-relative paths a :class:`~standards_lint.syntax.source.DiskSource`
-    walk listed, *regular* those it saw as regular files), without a second stat of the files a run read: *read_stats* holds the
+    sorted root-relative paths a :class:`~standards_lint.syntax.source.DiskSource`
+    walk listed, *regular* those it saw as regular files), in its order, without a second stat of the files a run read: *read_stats* holds the
     stat of the descriptor each was read through (a regular file's ``fstat``
     is its ``lstat``; a symlink's is its target's, so a link is stat'ed
     again), taken when it was read, so
@@ -261,7 +278,7 @@ def walk_of_reads(root: str, listing, regular, read_stats: dict) -> list:
     key differs from its next (one answer not reused, never a wrong one)."""
     base = root.rstrip(os.sep) if root != os.sep else ""
     out = []
-    for rel in listing:
+    for rel in sorted(listing):  # already sorted, as a walk lists: one pass
         path = f"{base}/{rel}" if os.sep == "/" else os.path.join(root, *rel.split("/"))
         st = read_stats.get(rel) if rel in regular else None
         if st is not None:
