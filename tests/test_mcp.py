@@ -313,19 +313,36 @@ def test_the_first_answer_is_keyed_as_a_later_walk_keys_it(tmp_path, env):
 
 
 def test_an_idle_server_settles_the_first_answer_and_collects(tmp_path, env):
-    """Once no call is waiting, the server finishes the first answer's key
-    and runs the collector (which it holds back during calls)."""
+    """Once no call is running, the server finishes the first answer's key
+    and runs the collector (which it holds back during calls), never
+    while a call runs."""
     import gc
-    import time
-
-    from standards_lint.agents.mcp import IDLE_AFTER_S, _Idle
 
     root = materialize(_case("mut-0005"), str(tmp_path))
     service = Service(cwd=str(root))
     first = service.call("check", {})
     assert service.unsettled
+    gc.disable()  # as the server holds it: only the idle work collects
+    try:
+        _idle_work_waits_for_calls(service, first)
+    finally:
+        gc.enable()
+
+
+def _idle_work_waits_for_calls(service: Service, first: dict) -> None:
+    import gc
+    import time
+
+    from standards_lint.agents.mcp import IDLE_AFTER_S, _Idle
+
     collections = gc.get_stats()[2]["collections"]
-    _Idle(service).after_call()
+    idle = _Idle(service)
+    idle.before_call()
+    idle.before_call()  # two calls at once: the first answered, the other still running
+    idle.after_call()
+    time.sleep(IDLE_AFTER_S * 3)
+    assert service.unsettled and gc.get_stats()[2]["collections"] == collections  # not while a call runs
+    idle.after_call()
     deadline = time.monotonic() + IDLE_AFTER_S + 10
     while (service.unsettled or gc.get_stats()[2]["collections"] == collections) and time.monotonic() < deadline:
         time.sleep(0.02)

@@ -583,6 +583,7 @@ def build_server(service: Optional[Service] = None):
         return types.ListToolsResult(tools=[tool(n) for n in TOOLS])
 
     async def call_tool(ctx, params) -> "types.CallToolResult":
+        idle.before_call()
         try:
             doc = await anyio.to_thread.run_sync(service.call, params.name, params.arguments)
         except ToolFailure as exc:
@@ -608,6 +609,7 @@ def build_server(service: Optional[Service] = None):
 
         if params.name != PROMPT_NAME:
             raise MCPError(code=types.INVALID_PARAMS, message=f"unknown prompt {params.name!r}")
+        idle.before_call()
         try:
             text = await anyio.to_thread.run_sync(service.prompt_next_role, (params.arguments or {}).get("path"))
         except ToolFailure as exc:
@@ -632,6 +634,7 @@ def build_server(service: Optional[Service] = None):
         prefix = RULE_URI.split("{")[0]
         if not uri.startswith(prefix):
             raise MCPError(code=types.INVALID_PARAMS, message=f"unknown resource {uri}")
+        idle.before_call()
         try:
             doc = await anyio.to_thread.run_sync(service.call, "explain", {"code": uri[len(prefix):]})
         except ToolFailure as exc:
@@ -671,28 +674,40 @@ def warm() -> None:
 
 class _Idle:
     """What the server does once no call is waiting (:data:`IDLE_AFTER_S`
-    after the last answer): finish the keys of first answers
-    (:meth:`Service.settle`) and collect garbage.  The collector is held
-    back while a call runs, as a command-line run holds it (nearly every
-    object a lint makes lives until its answer is made), so a collection
-    never delays an answer."""
+    after the last answer, no call running): finish the keys of first
+    answers (:meth:`Service.settle`) and collect garbage.  The collector is
+    held back while a call runs, as a command-line run holds it (nearly
+    every object a lint makes lives until its answer is made), so a
+    collection never runs during a call, nor between calls that follow each
+    other closely."""
 
     def __init__(self, service: "Service"):
         self.service = service
         self._timer: Optional[threading.Timer] = None
+        self._running = 0  # calls begun and not yet answered
         self._lock = threading.Lock()
+
+    def before_call(self) -> None:
+        with self._lock:
+            self._running += 1
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
 
     def after_call(self) -> None:
         with self._lock:
-            if self._timer is not None:
-                self._timer.cancel()
-            self._timer = threading.Timer(IDLE_AFTER_S, self._run)
-            self._timer.daemon = True
-            self._timer.start()
+            self._running -= 1
+            if self._running == 0:
+                self._timer = threading.Timer(IDLE_AFTER_S, self._run)
+                self._timer.daemon = True
+                self._timer.start()
 
     def _run(self) -> None:
         import gc
 
+        with self._lock:
+            if self._running:  # a call came: the idle work waits for the next pause
+                return
         self.service.settle()
         gc.collect()
 
