@@ -26,8 +26,7 @@ LAYERS = (
     ("rules",),              # the built-in rule modules (rules/)
     ("output",),             # text, JSON, GitHub, SARIF, the rule catalogue
     ("status", "history"),   # standards-lint status, standards-lint history
-    ("lsp",),                # standards-lint server
-    ("agents",),             # standards-lint hook, standards-lint mcp
+    ("lsp", "agents"),       # standards-lint server; standards-lint hook, standards-lint mcp
     ("cli",),                # the command line that wires them
     ("__main__",),           # python -m standards_lint
 )

@@ -149,7 +149,7 @@ class _Root:
     """What one project root keeps between calls."""
 
     def __init__(self, root: str):
-        from ..lsp.core import ParseCache
+        from ..syntax.caching import ParseCache
 
         self.root = root
         self.source = _fresh_source_class()(root)
@@ -165,11 +165,12 @@ def _fresh_source_class():
     import stat as stat_kind
 
     from ..engine.cache import stat_walk
-    from ..lsp.core import CachingSource
+    from ..syntax.caching import CachingSource
     from ..syntax.source import DiskSource
 
     class FreshSource(CachingSource):
-        """The language server's caching source, but the tree is walked
+        """The caching source of a long-lived process (as the language
+        server has it, :mod:`standards_lint.syntax.caching`), but the tree is walked
         again at the start of every call (no editor tells this server what
         changed), once: the walk's stats make the answer's key
         (:func:`standards_lint.engine.cache.key`) and tell the reads which
@@ -663,7 +664,7 @@ def warm() -> None:
     names their project."""
     from ..engine.run import load_registry
     from ..fixes import fixer  # noqa: F401
-    from ..lsp import core  # noqa: F401
+    from ..syntax import caching  # noqa: F401
     from ..output import catalogue, formats  # noqa: F401
     from ..status import document  # noqa: F401
     from ..syntax.parser import parse_markdown
