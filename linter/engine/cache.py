@@ -79,18 +79,18 @@ def stat_walk(root: str, skip: str | None = None):
         return
     stack = [iter(top)]
     while stack:
-        for _, is_dir, e in stack[-1]:
-            if is_dir:
-                if e.name in SKIP_DIRS or e.path == skip:
-                    continue
-                try:
-                    inner = _entries(e.path)
-                except OSError:
-                    yield e.path, None, None
-                    continue
-                stack.append(iter(inner))
-                break
+        for e in stack[-1]:
             try:
+                if e.is_dir(follow_symlinks=False):
+                    if e.name in SKIP_DIRS or e.path == skip:
+                        continue
+                    try:
+                        inner = _entries(e.path)
+                    except OSError:
+                        yield e.path, None, None
+                        continue
+                    stack.append(iter(inner))
+                    break
                 yield e.path, e.stat(follow_symlinks=False), e.is_symlink()
             except OSError:
                 yield e.path, None, False
@@ -99,21 +99,17 @@ def stat_walk(root: str, skip: str | None = None):
 
 
 def _entries(folder: str) -> list:
-    """A folder's entries as (sort key, is a folder, entry), in path order."""
-    out = []
+    """A folder's entries in the order of their paths."""
     with os.scandir(folder) as it:
-        for e in it:
-            try:
-                is_dir = e.is_dir(follow_symlinks=False)
-            except OSError:
-                is_dir = False
-            out.append((e.name + "/" if is_dir else e.name, is_dir, e))
-    out.sort(key=_path_of)
-    return out
+        return sorted(it, key=_path_key)
 
 
-def _path_of(entry):
-    return entry[0]
+def _path_key(e) -> str:
+    """An entry's name as its path sorts: a folder's as ``name/``."""
+    try:
+        return e.name + "/" if e.is_dir(follow_symlinks=False) else e.name
+    except OSError:
+        return e.name
 
 
 def _walk_into(h, root: str, walked=None) -> None:
