@@ -180,9 +180,9 @@ def _fresh_source_class():
         no key before it reads: :meth:`read_first` lets the lint list the
         tree as a command-line run does and notes the stat of every file it
         reads, from the descriptor it reads through, and the key is made from
-        those afterwards (:meth:`walked_after`): the tree is neither walked
-        nor stat'ed twice, and the key still says exactly what the answer
-        was made from."""
+        those afterwards (:meth:`reads`, :meth:`Service.settle`): the tree is
+        neither walked nor stat'ed twice, and the key still says exactly
+        what the answer was made from."""
 
         _walked: Optional[list] = None  # this call's stat_walk
         _stats: Optional[dict] = None  # root-relative path -> its stat, from it
