@@ -351,6 +351,37 @@ def _idle_work_waits_for_calls(service: Service, first: dict) -> None:
     assert service.call("check", {}) == first and service.hits == 1
 
 
+def test_calls_without_a_pause_keep_memory_bounded(tmp_path, env):
+    """A call that starts while more than BURST_OBJECTS objects were made
+    since the last collection (calls following each other with no pause, so
+    no idle collection) collects the young generations first; below it,
+    a call starts at once."""
+    import gc
+
+    from standards_lint.agents.mcp import BURST_OBJECTS, _Idle
+
+    idle = _Idle(Service(cwd=str(tmp_path)))
+    gc.disable()  # as the server holds it
+    try:
+        gc.collect()
+        for _ in range(BURST_OBJECTS // 2):
+            cycle = []
+            cycle.append(cycle)  # garbage only a collection frees
+        young = gc.get_count()[0]
+        idle.before_call()
+        assert gc.get_count()[0] >= young  # below the bound: no collection
+        idle.after_call()
+        for _ in range(BURST_OBJECTS):
+            cycle = []
+            cycle.append(cycle)
+        assert gc.get_count()[0] > BURST_OBJECTS
+        idle.before_call()
+        assert gc.get_count()[0] < BURST_OBJECTS // 10
+        idle.after_call()
+    finally:
+        gc.enable()
+
+
 def test_an_edit_during_the_first_call_is_never_hidden(tmp_path, env):
     """A file changed after the first lint read it (or a file created after
     it listed the tree) gives the next call another key: the answer made
