@@ -259,19 +259,22 @@ def finish_key(h, root: str, walked=None) -> str:
 
 
 def walk_of_reads(root: str, listing, regular, read_stats: dict) -> list:
-    """What :func:`stat_walk` would give for the files of *listing* (the
-    sorted root-relative paths a :class:`~standards_lint.syntax.source.DiskSource`
-    walk listed, *regular* those it saw as regular files), in its order, without a second stat of the files a run read: *read_stats* holds the
-    stat of the descriptor each was read through (a regular file's ``fstat``
-    is its ``lstat``; a symlink's is its target's, so a link is stat'ed
-    again), taken when it was read, so
-    the key says exactly what the answer was made from; the other files
-    (never read: only their presence counted) are stat'ed now.  A file
-    created after the listing is not in it, so the next walk's key differs;
-    a file changed after it was read has another stat, so the key differs
-    too: an answer is never reused for a tree it was not made from.  A
-    folder that could not be listed is missing here, so such a tree's first
-    key differs from its next (one answer not reused, never a wrong one)."""
+    """What :func:`stat_walk` would give for the files of *listing*, in its
+    order, without a second stat of the files a run read.
+
+    *listing* is the sorted root-relative paths a
+    :class:`~standards_lint.syntax.source.DiskSource` walk listed, *regular*
+    those it saw as regular files, *read_stats* the stat of the descriptor
+    each file was read through, taken when it was read (a regular file's
+    ``fstat`` is its ``lstat``; a symlink's is its target's, so a link is
+    stat'ed again).  The key then says exactly what the answer was made
+    from; the other files (never read: only their presence counted) are
+    stat'ed now.  A file created after the listing is not in it, so the next
+    walk's key differs; a file changed after it was read has another stat,
+    so the key differs too: an answer is never reused for a tree it was not
+    made from.  A folder that could not be listed is missing here, so such a
+    tree's first key differs from its next (one answer not reused, never a
+    wrong one)."""
     base = root.rstrip(os.sep) if root != os.sep else ""
     out = []
     for rel in sorted(listing):  # already sorted, as a walk lists: one pass
