@@ -7,7 +7,9 @@ right, from each kind of clean tree) on real git repositories.
   its facts are those of the moves one by one); and every window of it
   (moves i+1..j in one commit) is explained.
 - Lint: every tree of every episode lints clean, plainly, against the last
-  commit (git HEAD the tree before the move) and at turn end (``--turn-end``).
+  commit (git HEAD the tree before the move) and at turn end (``--turn-end``);
+  and the last tree lints clean with HEAD two or more moves behind (an agent
+  that commits after some moves only).
 
 The number of walks from each kind of tree is ``CHAINS_WALKS`` (default 2,
 about 130 episodes; 4 gives about 250).
@@ -116,6 +118,28 @@ def test_a_legal_episode_lints_clean_plainly_against_the_last_commit_and_at_turn
         for how, codes in got.items():
             if codes:
                 bad.append((i, episode.labels[i - 1], how, codes))
+    assert bad == []
+
+
+@pytest.mark.parametrize("episode", [e for e in EPISODES if len(e.trees) > 2], ids=_ids)
+def test_a_legal_episode_lints_clean_with_the_last_commit_moves_behind(tmp_path, episode):
+    """An agent commits after some moves only: HEAD lies two or more moves
+    behind the working tree.  The episode's last tree lints clean against
+    every earlier commit, plainly and at turn end (what the Stop hook's
+    check adds on the clean tree itself aside, TURN_END_CODES)."""
+    shas = C.fast_import(tmp_path, {"each": episode.trees})["each"]
+    last = episode.trees[-1]
+    base_turn_end = set(TURN_END_CODES.get(episode.kind, ()))
+    bad = []
+    for i in range(len(episode.trees) - 2):
+        C.point_head(tmp_path, "probe", shas[i])
+        _clear(tmp_path)
+        write_tree(tmp_path, last)
+        got = {"plain": _errors(lint(str(tmp_path), use_git=True)),
+               "turn-end": sorted(set(_errors(lint(str(tmp_path), use_git=True, turn_end=True))) - base_turn_end)}
+        for how, codes in got.items():
+            if codes:
+                bad.append((f"HEAD {len(episode.trees) - 1 - i} moves behind", episode.labels[i:], how, codes))
     assert bad == []
 
 
