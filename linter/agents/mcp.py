@@ -234,13 +234,6 @@ def _fresh_source_class():
             self._walk = sorted(stats)
             self._walk_time = self._clock()
 
-        def _forget_gone(self, listed) -> None:
-            for kept in (self._heads, self._bytes):  # files gone
-                for rel in [r for r in kept if r not in listed]:
-                    gone = kept.pop(rel)
-                    if kept is self._bytes:
-                        self._bytes_total -= len(gone[1])
-
         def done(self) -> None:
             """The call is answered: the next one walks again."""
             self._walked = self._walk = self._stats = None

@@ -61,13 +61,16 @@ class CachingSource(DiskSource):
             self._regular = set()
             self._walk = super().walk()
             self._walk_time = now
-            listed = set(self._walk)
-            for cache in (self._heads, self._bytes):
-                for rel in [r for r in cache if r not in listed]:  # files gone
-                    gone = cache.pop(rel)
-                    if cache is self._bytes:
-                        self._bytes_total -= len(gone[1])
+            self._forget_gone(set(self._walk))
         return list(self._walk)
+
+    def _forget_gone(self, listed) -> None:
+        """Drop what is kept of the files not in *listed* (files gone)."""
+        for kept in (self._heads, self._bytes):
+            for rel in [r for r in kept if r not in listed]:
+                gone = kept.pop(rel)
+                if kept is self._bytes:
+                    self._bytes_total -= len(gone[1])
 
     def _stat(self, rel: str):
         """The file's stat now (a subclass may know it already)."""
