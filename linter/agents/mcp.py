@@ -560,6 +560,14 @@ def build_server(service: Optional[Service] = None):
     service = service or Service()
     idle = _Idle(service)
 
+    async def in_worker(fn, *args):
+        """*fn(*args)* in a worker thread, the idle work held off meanwhile."""
+        idle.before_call()
+        try:
+            return await anyio.to_thread.run_sync(fn, *args)
+        finally:
+            idle.after_call()
+
     def tool(name: str) -> "types.Tool":
         spec = TOOLS[name]
         a = spec["annotations"]
@@ -579,9 +587,8 @@ def build_server(service: Optional[Service] = None):
         return types.ListToolsResult(tools=[tool(n) for n in TOOLS])
 
     async def call_tool(ctx, params) -> "types.CallToolResult":
-        idle.before_call()
         try:
-            doc = await anyio.to_thread.run_sync(service.call, params.name, params.arguments)
+            doc = await in_worker(service.call, params.name, params.arguments)
         except ToolFailure as exc:
             return failure(str(exc))
         except Exception as exc:  # an internal failure: reported, the server stays up
@@ -589,8 +596,6 @@ def build_server(service: Optional[Service] = None):
 
             traceback.print_exc(file=sys.stderr)
             return failure(f"internal error: {type(exc).__name__}: {exc}")
-        finally:
-            idle.after_call()
         text = json.dumps(doc, indent=2, ensure_ascii=False)
         return types.CallToolResult(content=[types.TextContent(type="text", text=text)], structured_content=doc)
 
@@ -605,13 +610,10 @@ def build_server(service: Optional[Service] = None):
 
         if params.name != PROMPT_NAME:
             raise MCPError(code=types.INVALID_PARAMS, message=f"unknown prompt {params.name!r}")
-        idle.before_call()
         try:
-            text = await anyio.to_thread.run_sync(service.prompt_next_role, (params.arguments or {}).get("path"))
+            text = await in_worker(service.prompt_next_role, (params.arguments or {}).get("path"))
         except ToolFailure as exc:
             raise MCPError(code=types.INVALID_PARAMS, message=str(exc)) from None
-        finally:
-            idle.after_call()
         return types.GetPromptResult(description=PROMPT_DESCRIPTION, messages=[
             types.PromptMessage(role="user", content=types.TextContent(type="text", text=text))])
 
@@ -630,13 +632,10 @@ def build_server(service: Optional[Service] = None):
         prefix = RULE_URI.split("{")[0]
         if not uri.startswith(prefix):
             raise MCPError(code=types.INVALID_PARAMS, message=f"unknown resource {uri}")
-        idle.before_call()
         try:
-            doc = await anyio.to_thread.run_sync(service.call, "explain", {"code": uri[len(prefix):]})
+            doc = await in_worker(service.call, "explain", {"code": uri[len(prefix):]})
         except ToolFailure as exc:
             raise MCPError(code=types.INVALID_PARAMS, message=str(exc)) from None
-        finally:
-            idle.after_call()
         return types.ReadResourceResult(contents=[types.TextResourceContents(
             uri=uri, mime_type="text/markdown", text=doc["page"])])
 
