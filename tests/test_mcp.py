@@ -263,7 +263,7 @@ def test_repeated_calls_reuse_the_answer_until_the_tree_changes(tmp_path, env):
     assert again == json.loads(_in_process(str(root), "--format", "json", "--no-cache"))
 
 
-def _full_walk_key(service: Service, root: Path, question: tuple) -> str:
+def _full_walk_key(root: Path, question: tuple) -> str:
     """The key a later call makes for *question*: from a whole stat walk."""
     from standards_lint.engine import cache
 
@@ -306,7 +306,7 @@ def test_the_first_answer_is_keyed_as_a_later_walk_keys_it(tmp_path, env):
             service.settle()
             assert not service.unsettled
             (key, _), = service._roots[str(root)].answers.values()
-            assert key == _full_walk_key(service, root, ("check", None, False, None, None))
+            assert key == _full_walk_key(root, ("check", None, False, None, None))
         assert service.call("check", {}) == first and service.hits == 1
         assert not service.unsettled
     assert first == json.loads(_in_process(str(root), "--format", "json", "--no-cache"))
