@@ -81,6 +81,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--config", default=None, help="configuration file (standards-lint.toml or pyproject.toml)")
     p.add_argument("--isolated", action="store_true", help="ignore every configuration file")
     p.add_argument("--no-git", action="store_true", help="skip comparisons with the last commit")
+    p.add_argument("--target-version", default=None, metavar="VERSION",
+                   help="check by the rules of this framework release (default: the config's `target-version`, "
+                        "else the version .standards/VERSION.json names; see docs/releases.md)")
     p.add_argument("--all-cycles", action="store_true",
                    help="read and check every cycle's records fully, not only the active cycle's")
     p.add_argument("--turn-end", action="store_true",
@@ -218,7 +221,7 @@ def main(argv: "list[str] | None" = None) -> int:
                 if err:
                     _emit(err, sys.stderr)
                 return status
-    from .engine.config import ConfigError, load_config, validate_codes
+    from .engine.config import ConfigError, load_config, target_version, validate_codes
 
     try:
         config = load_config(root, path=args.config, isolated=args.isolated)
@@ -230,6 +233,8 @@ def main(argv: "list[str] | None" = None) -> int:
             config.ignore = config.ignore + args.ignore
         if args.all_cycles:
             config.all_cycles = True
+        if args.target_version is not None:
+            config.target_version = (target_version(args.target_version, "--target-version"), "command line")
         if args.no_cache:
             config.cache = False
         if args.output_format is not None:

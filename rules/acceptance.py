@@ -210,6 +210,7 @@ def previous_cycles_not_last(project):
 
 @rule(
     code="SL705",
+    since="0.11.0",
     name="documentation-cycle-without-conditions",
     section="Documentation Cycle Contract",
     owner="record",

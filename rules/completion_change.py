@@ -19,6 +19,7 @@ COMPLETION_CHANGE_ROUTES = {
 
 @rule(
     code="SL415",
+    since="0.10.0",
     name="completion-change-route",
     section="Change completion policy",
     owner="state",
@@ -62,6 +63,7 @@ def completion_change_route(project):
 
 @rule(
     code="SL416",
+    since="0.10.0",
     name="completion-change-recovery",
     section="Change completion policy",
     owner="state",
@@ -126,6 +128,7 @@ def _flags_fix(project, v, rec, obl):
 
 @rule(
     code="SL417",
+    since="0.10.0",
     name="completion-change-reason",
     section="Change completion policy",
     owner="state",
@@ -161,6 +164,7 @@ def completion_change_reason(project):
 
 @rule(
     code="SL418",
+    since="0.10.0",
     name="completion-change-failure-type",
     section="Change completion policy",
     owner="state",

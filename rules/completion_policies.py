@@ -21,6 +21,7 @@ from standards_lint.engine.rule import module_rules, report, rule
 
 @rule(
     code="SL302",
+    since="0.10.0",
     name="implementation-reviewed-tail-without-recovery",
     section="Completion Policies",
     owner="state",
@@ -67,6 +68,7 @@ def implementation_reviewed_tail(project):
 
 @rule(
     code="SL303",
+    since="0.10.0",
     name="completion-policy-cycle-mode-mismatch",
     section="Completion Policies",
     owner="state",
@@ -116,6 +118,7 @@ def policy_mode_mismatch(project):
 
 @rule(
     code="SL304",
+    since="0.10.0",
     name="unstarted-cycle-completion-policy",
     section="Completion Policies",
     owner="state",

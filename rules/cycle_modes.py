@@ -169,8 +169,8 @@ def active_mode_unset(project):
     if cid and cid != "UNSET" and ws is not None and ws not in TERMINAL_STATES:
         yield report(
             at(header_field(sm, "CycleMode")),
-            f"Cycle `{cid}` is active in {ws}, but CycleMode is UNSET. Record STANDARD, EXPEDITED, or "
-            "DOCUMENTATION when the cycle starts.",
+            f"Cycle `{cid}` is active in {ws}, but CycleMode is UNSET. Record {project.release.mode_words} "
+            "when the cycle starts.",
         )
 
 
@@ -215,6 +215,7 @@ def greenfield_modes(project):
 
 @rule(
     code="SL312",
+    since="0.11.0",
     name="documentation-promotion-reason",
     section="Cycle Modes",
     owner="state",
@@ -335,6 +336,7 @@ def _unfinished_at_head(project, sm) -> tuple[Optional[str], Optional[str]]:
 
 @rule(
     code="SL317",
+    since="0.11.0",
     name="documentation-cycle-converted",
     section="Cycle Modes",
     owner="state",

@@ -22,6 +22,7 @@ from standards_lint.engine.rule import module_rules, report, rule
 
 @rule(
     code="SL300",
+    since="0.11.0",
     name="state-omitted-by-documentation-cycle",
     section="Documentation Cycle Contract",
     owner="state",
@@ -59,6 +60,7 @@ def documentation_omitted_state(project):
 
 @rule(
     code="SL309",
+    since="0.11.0",
     name="documentation-cycle-entry-state",
     section="Documentation Cycle Contract",
     owner="state",
@@ -119,6 +121,7 @@ def _untouched_start_fix(project, sm, ws):
 
 @rule(
     code="SL310",
+    since="0.11.0",
     name="documentation-pending-cadence",
     section="Documentation Cycle Contract",
     owner="state",
@@ -155,6 +158,7 @@ def documentation_cadence(project):
 
 @rule(
     code="SL311",
+    since="0.11.0",
     name="documentation-development-path",
     section="Documentation Cycle Contract",
     owner="state",
@@ -188,6 +192,7 @@ def documentation_development(project):
 
 @rule(
     code="SL318",
+    since="0.11.0",
     name="documentation-outstanding-obligations",
     section="Documentation Cycle Contract",
     owner="state",

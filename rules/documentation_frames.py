@@ -56,6 +56,7 @@ are `AUDITING`, `SCOPING`, `ARCHITECTING`, `DOCUMENTING`, `REVIEWING_FINAL`,
 
 @rule(
     code="SL510",
+    since="0.11.0",
     reveals=REVEALS["SL510"],
     name="documentation-frame-states",
     section="Documentation Cycle Contract",
@@ -82,6 +83,7 @@ def documentation_frame_states(project):
 
 @rule(
     code="SL511",
+    since="0.11.0",
     reveals=REVEALS["SL511"],
     name="documentation-frame-owner",
     section="Documentation Cycle Contract",
@@ -112,6 +114,7 @@ def documentation_frame_owner(project):
 
 @rule(
     code="SL512",
+    since="0.11.0",
     reveals=REVEALS["SL512"],
     name="documentation-frame-failure-type",
     section="Documentation Cycle Contract",
@@ -160,6 +163,7 @@ def documentation_frame_failure_type(project):
 
 @rule(
     code="SL513",
+    since="0.11.0",
     reveals=REVEALS["SL513"],
     name="documentation-frame-rerun-through",
     section="Documentation Cycle Contract",
@@ -205,6 +209,7 @@ def documentation_frame_rerun_through(project):
 
 @rule(
     code="SL514",
+    since="0.11.0",
     reveals=REVEALS["SL514"],
     name="documentation-same-state-frame",
     section="Documentation Cycle Contract",
@@ -233,6 +238,7 @@ def documentation_same_state_frame(project):
 
 @rule(
     code="SL515",
+    since="0.11.0",
     reveals=REVEALS["SL515"],
     name="documentation-rerun-range",
     section="Documentation Cycle Contract",

@@ -16,6 +16,7 @@ DOC_ROUTE_TEXT = " -> ".join(ROUTE_DOCUMENTATION)
 
 @rule(
     code="SL404",
+    since="0.11.0",
     name="documentation-omitted-failure-owner",
     section="Documentation Cycle Contract",
     owner="state",
@@ -62,6 +63,7 @@ def documentation_omitted_failure_owner(project):
 
 @rule(
     code="SL405",
+    since="0.11.0",
     name="documentation-handoff-failure-type",
     section="Documentation Cycle Contract",
     owner="state",
@@ -92,6 +94,7 @@ def documentation_handoff_failure_type(project):
 
 @rule(
     code="SL407",
+    since="0.11.0",
     name="documentation-entry-origin",
     section="Documentation Cycle Contract",
     owner="state",
@@ -139,6 +142,7 @@ def documentation_entry_origin(project):
 
 @rule(
     code="SL408",
+    since="0.11.0",
     name="documentation-omitted-origin",
     section="Documentation Cycle Contract",
     owner="state",
@@ -173,6 +177,7 @@ def documentation_omitted_origin(project):
 
 @rule(
     code="SL409",
+    since="0.11.0",
     name="documentation-resume-origin",
     section="Documentation Cycle Contract",
     owner="state",
@@ -220,6 +225,7 @@ def _origin_outside(project, kinds, allowed, message: str):
 
 @rule(
     code="SL410",
+    since="0.11.0",
     name="documentation-forward-route",
     section="Forward Transitions",
     owner="state",

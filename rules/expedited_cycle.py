@@ -115,7 +115,8 @@ def expedited_baseline(project):
         yield report(
             sm.baseline_field,
             "An EXPEDITED cycle cannot carry BaselineReconciliation; unresolved reconciliation requires an "
-            "Auditor-first STANDARD or DOCUMENTATION cycle.",
+            f"Auditor-first {' or '.join(m for m in project.release.cycle_modes if m not in ('UNSET', 'EXPEDITED'))}"
+            " cycle.",
         )
 
 

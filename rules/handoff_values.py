@@ -56,9 +56,10 @@ happened.
     no_fix_reason="Unless the value is one kind misspelt, the kind records which transition happened.",
 )
 def handoff_kind_unknown(project):
-    yield from _handoff_value_not_in(project, "Kind", HANDOFF_KINDS, "Handoff.Kind `{value}` is not a handoff kind; "
-                                     f"use one of {', '.join(HANDOFF_KINDS)}.",
-                                     lambda st, f: meant_value(STATE_PATH, f, HANDOFF_KINDS))
+    kinds = project.release.handoff_kinds
+    yield from _handoff_value_not_in(project, "Kind", kinds, "Handoff.Kind `{value}` is not a handoff kind; "
+                                     f"use one of {', '.join(kinds)}.",
+                                     lambda st, f: meant_value(STATE_PATH, f, kinds))
 
 
 @rule(

@@ -156,6 +156,7 @@ def resume_from_final_review_record(project):
 
 @rule(
     code="SL934",
+    since="0.10.0",
     name="direct-return-signoff-record",
     section="Corrective Returns",
     owner="record",
@@ -190,6 +191,7 @@ def direct_return_signoff_record(project):
 
 @rule(
     code="SL935",
+    since="0.10.0",
     name="completion-change-review-record",
     section="Completion Policies",
     owner="record",
@@ -219,6 +221,7 @@ def completion_change_review_record(project):
 
 @rule(
     code="SL936",
+    since="0.11.0",
     name="documentation-omitted-owner-record",
     section="Documentation Cycle Contract",
     owner="USER",
@@ -261,6 +264,7 @@ def documentation_omitted_owner_record(project):
 
 @rule(
     code="SL937",
+    since="0.11.0",
     name="documentation-context-missing",
     section="Project context lifecycle",
     owner="AUDITOR",

@@ -109,6 +109,7 @@ def _closure_section(project):
 
 @rule(
     code="SL960",
+    since="0.10.0",
     name="closure-assessment-missing",
     section="Implementation-Reviewed Closure",
     owner="record",
@@ -150,6 +151,7 @@ def closure_assessment_missing(project):
 
 @rule(
     code="SL961",
+    since="0.10.0",
     name="closure-not-eligible",
     section="Implementation-Reviewed Closure",
     owner="record",
@@ -189,6 +191,7 @@ def closure_not_eligible(project):
 
 @rule(
     code="SL962",
+    since="0.10.0",
     name="closure-field-not-concrete",
     section="Implementation-Reviewed Closure",
     owner="record",
@@ -235,6 +238,7 @@ def closure_field_not_concrete(project):
 
 @rule(
     code="SL963",
+    since="0.10.0",
     name="closure-eligible-prerequisites",
     section="Implementation-Reviewed Closure",
     owner="record",
@@ -282,6 +286,7 @@ def closure_eligible_prerequisites(project):
 
 @rule(
     code="SL964",
+    since="0.10.0",
     name="closure-outside-implementation-report",
     section="Implementation-Reviewed Closure",
     owner="record",
@@ -323,6 +328,7 @@ def closure_outside_implementation_report(project):
 
 @rule(
     code="SL965",
+    since="0.10.0",
     name="closure-section-repeated",
     section="Implementation-Reviewed Closure",
     owner="record",
@@ -359,6 +365,7 @@ def closure_section_repeated(project):
 
 @rule(
     code="SL966",
+    since="0.10.0",
     name="closure-ineligible-without-unmet",
     section="Implementation-Reviewed Closure",
     owner="record",

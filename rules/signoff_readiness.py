@@ -153,6 +153,7 @@ def terminal_recovery(project):
 
 @rule(
     code="SL352",
+    since="0.10.0",
     name="signoff-while-blocked",
     section="Standard Cycle Completion",
     owner="state",
@@ -225,6 +226,7 @@ def signoff_baseline(project):
 
 @rule(
     code="SL354",
+    since="0.10.0",
     name="signoff-forward-source",
     section="Forward Transitions",
     owner="state",
@@ -268,6 +270,7 @@ def signoff_source(project):
 
 @rule(
     code="SL355",
+    since="0.10.0",
     name="implementation-review-forward-target",
     section="Forward Transitions",
     owner="state",

@@ -30,7 +30,7 @@ from standards_lint.syntax.protocol import (
     WORKFLOW_STATES,
 )
 from standards_lint.engine.rule import heading_fix, module_rules, replace, report, rule
-from standards_lint.syntax.state import ACTIVE_WORK_FIELDS, HANDOFF_FIELDS, HEADER_FIELDS, SECTIONS
+from standards_lint.syntax.state import HANDOFF_FIELDS, HEADER_FIELDS, SECTIONS
 from standards_lint.fixes.spelling import meant_value
 from standards_lint.fixes.state import keep_determined_fix, remove_field_span, section_respell_fix
 from standards_lint.model.state_values import (
@@ -484,7 +484,7 @@ def state_field_missing(project):
     text = st.doc.text
     wanted = {
         "header": HEADER_FIELDS,
-        "Active Work": ACTIVE_WORK_FIELDS,
+        "Active Work": project.release.active_work_fields,
         "Handoff": HANDOFF_FIELDS,
         "Recovery": ("Active",),
         "Outstanding Obligations": ("Active",),
@@ -592,12 +592,15 @@ def state_field_invalid(project):
     st = state_model(project)
     if st is None:
         return
+    release = project.release
     for label, container in _containers(st):
         if container is None:
             continue
         for (lab, name), allowed in ENUMS.items():
-            if lab != label:
+            if lab != label or name in st.derived:
                 continue
+            if name in ("CycleMode", "PendingCycleMode"):
+                allowed = release.cycle_modes
             f = state_one(st, container, name)
             if f is None or not f.value.strip() or f.value in allowed:
                 continue

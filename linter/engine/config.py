@@ -14,6 +14,7 @@ from ..syntax.data import Record
 KEYS = (
     "select", "extend-select", "ignore", "severity", "per-file-ignores", "exclude", "plugins", "format",
     "plugin-options", "all-cycles", "max-file-size", "cache", "output-format", "docs-url",
+    "target-version",
 )
 FORMATS = ("text", "json", "sarif", "github")
 OUTPUT_FORMATS = ("concise", "full")
@@ -28,7 +29,7 @@ class ConfigError(Exception):
 class Config(Record):
     __slots__ = ("source", "select", "extend_select", "ignore", "severity", "per_file_ignores", "exclude",
                  "plugins", "format", "output_format", "plugin_options", "all_cycles", "max_file_size", "cache",
-                 "docs_url")
+                 "docs_url", "target_version")
 
     def __init__(self, source: Optional[str] = None, select: Optional[list[str]] = None,
                  extend_select: Optional[list[str]] = None, ignore: Optional[list[str]] = None,
@@ -54,6 +55,9 @@ class Config(Record):
         # Where the rule pages are served (links in the editor, SARIF helpUri,
         # full text output); None: the installed pages (standards_lint.engine.links).
         self.docs_url = docs_url
+        # The framework release to check by: (version, "configuration" |
+        # "command line"); None: the one .standards/VERSION.json names.
+        self.target_version: Optional[tuple[str, str]] = None
 
     # -- selection --------------------------------------------------------
     def enabled(self, code: str) -> bool:
@@ -155,6 +159,16 @@ def _size(value: Any, where: str) -> int:
     raise ConfigError(f"{where}: `max-file-size` must be a positive number of bytes or a size such as \"16 MiB\", not {value!r}")
 
 
+def target_version(value: Any, where: str) -> str:
+    """A framework version to check by (``"0.9.1"``), as the configuration's
+    ``target-version`` or ``--target-version`` gives it."""
+    from ..model.releases import parse_version
+
+    if not isinstance(value, str) or parse_version(value) is None:
+        raise ConfigError(f"{where} must be a framework version such as \"0.10.0\", not {value!r}")
+    return value.strip()
+
+
 def parse_table(table: dict, where: str) -> Config:
     cfg = Config(source=where)
     for key, value in table.items():
@@ -203,6 +217,8 @@ def parse_table(table: dict, where: str) -> Config:
             if problem:
                 raise ConfigError(f"{where}: `docs-url` {problem}")
             cfg.docs_url = value
+        elif key == "target-version":
+            cfg.target_version = (target_version(value, f"{where}: `target-version`"), "configuration")
         elif key == "plugin-options":
             if not isinstance(value, dict) or not all(isinstance(v, dict) for v in value.values()):
                 raise ConfigError(f"{where}: `plugin-options` must be a table of plugin = {{options}}")

@@ -34,8 +34,14 @@ MAX_FILE_SIZE = 8 * 1024 * 1024
 class Project:
     def __init__(self, root: str, *, use_git: bool = True, overlay: Optional[dict] = None,
                  all_cycles: bool = False, max_file_size: int = MAX_FILE_SIZE, turn_end: bool = False,
-                 source: Optional[DiskSource] = None, parse=None, removed=()):
+                 source: Optional[DiskSource] = None, parse=None, removed=(),
+                 target_version: Optional[tuple] = None):
         self.root = os.path.abspath(root)
+        # The framework release to check by, when the command line or the
+        # configuration chooses it: (version text, "command line" |
+        # "configuration"); None: the one .standards/VERSION.json names
+        # (standards_lint.model.releases).
+        self.target_version = target_version
         # The Stop hook's turn-end check (PROTOCOL.md, Runtime Tools and Hooks):
         # the acceptance-coverage rules relax which COMPLETE records they hold.
         self.turn_end = turn_end
@@ -206,13 +212,21 @@ class Project:
         return d
 
     # -- the workflow files -------------------------------------------------
+    @property
+    def release(self):
+        """The framework release this project is checked by (a
+        :class:`~standards_lint.model.releases.Release`)."""
+        from ..model.releases import release_of
+
+        return release_of(self)
+
     @cached_property
     def state(self):
         """The STATE.md model, or None when the file is absent or unreadable."""
         from ..syntax.state import StateModel
 
         d = self.doc(STATE_PATH)
-        return StateModel(d) if d is not None else None
+        return StateModel(d, self.release.derived) if d is not None else None
 
     @cached_property
     def mode_doc(self) -> Optional[Document]:
@@ -344,6 +358,6 @@ class Project:
         text = self.head.read(STATE_PATH)
         if text is None:
             return None
-        return StateModel(self.parse(text.lstrip("\ufeff"), STATE_PATH))
+        return StateModel(self.parse(text.lstrip("\ufeff"), STATE_PATH), self.release.derived)
 
     git_checked = False

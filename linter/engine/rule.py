@@ -77,21 +77,22 @@ class Rule(Frozen):
     ``owner(project, diagnostic) -> str``; see standards_lint.model.owners.
     ``help``: the concrete next step when a finding carries no machine fix.
     ``no_fix_reason``: why the rule has no fix (documentation), when
-    ``fix == "none"``.  ``during_conflict``: while STATE.md, MODE.md or
+    ``fix == "none"``.  ``since``: the first release the rule applies to
+    (None: every release).  ``during_conflict``: while STATE.md, MODE.md or
     CONTEXT.md holds conflict markers a role stops and waits, so the engine
     runs only the rules that read no workflow value (the conflict reports
     themselves)."""
 
     __slots__ = ("code", "name", "section", "summary", "explanation", "check", "severity", "fix",
                  "beyond_checker", "bad_example", "good_example", "plugin", "owner", "help", "no_fix_reason",
-                 "during_conflict", "scope", "reveals")
+                 "during_conflict", "scope", "reveals", "since")
     _no_repr = ("check",)
 
     def __init__(self, code: str, name: str, section: str, summary: str, explanation: str,
                  check: Callable[..., Iterable[Diagnostic]], severity: str = "error", fix: str = "none",
                  beyond_checker: bool = False, bad_example: str = "", good_example: str = "", plugin: str = "",
                  owner: OwnerSpec = "", help: str = "", no_fix_reason: str = "", during_conflict: bool = False,
-                 scope: str = "project", reveals: Optional["Reveals"] = None):
+                 scope: str = "project", reveals: Optional["Reveals"] = None, since: Optional[str] = None):
         setter = object.__setattr__
         setter(self, "code", code)
         setter(self, "name", name)
@@ -111,6 +112,13 @@ class Rule(Frozen):
         setter(self, "during_conflict", during_conflict)
         setter(self, "scope", scope)
         setter(self, "reveals", reveals)
+        setter(self, "since", since)
+
+    def applies_to(self, release) -> bool:
+        """Whether the rule is part of *release* (a
+        :class:`~standards_lint.model.releases.Release`): it has no
+        ``since``, or the release is that one or newer."""
+        return self.since is None or release.at_least(self.since)
 
 
 def rule(
@@ -131,6 +139,7 @@ def rule(
     during_conflict: bool = False,
     scope: str = "project",
     reveals: Optional["Reveals"] = None,
+    since: Optional[str] = None,
 ):
     """Decorator turning a check function into a :class:`Rule`.
 
@@ -139,7 +148,12 @@ def rule(
     a rule that checks one move between two versions of the workflow files
     and receives a :class:`~standards_lint.model.moves.Move`.  A plain lint
     runs only the first kind; ``standards-lint history`` (and the Stop hook,
-    for the working tree's move) runs the second."""
+    for the working tree's move) runs the second.
+
+    *since*: the first framework release the rule applies to (``"0.10.0"``),
+    for a rule whose protocol text older releases lack; a project of an
+    older release (its ``.standards/VERSION.json``, or ``--target-version``)
+    is not checked by it (:mod:`standards_lint.model.releases`)."""
     if fix not in FIX_KINDS:
         raise ValueError(f"fix must be one of {FIX_KINDS}")
     if scope not in SCOPES:
@@ -164,6 +178,7 @@ def rule(
             during_conflict=during_conflict,
             scope=scope,
             reveals=reveals,
+            since=since,
         )
 
     return wrap

@@ -434,10 +434,13 @@ def run_rules(project: Project, rules: list[Rule]) -> Result:
     # Owners are resolved once every rule has run: a "state" owner may use
     # what the rules read of the last commit, whatever their order.
     unresolved: list = []
+    release = project.release
     for r in rules:
         if conflicted and not r.during_conflict:
             continue
         if r.scope != "project":  # a move rule runs under `standards-lint history` only
+            continue
+        if not r.applies_to(release):  # a rule of a newer framework release than the project's
             continue
         try:
             for d in r.check(project) or ():
@@ -542,7 +545,7 @@ def lint(root: str, *, use_git: bool = True, registry: Optional[Registry] = None
         all_cycles = bool(config is not None and config.all_cycles)
     project = Project(root, use_git=use_git, overlay=overlay, all_cycles=all_cycles, turn_end=turn_end,
                       source=source, parse=parse,
-                      removed=removed,
+                      removed=removed, target_version=config.target_version if config is not None else None,
                       **({"max_file_size": config.max_file_size} if config is not None and config.max_file_size else {}))
     if registry is None:
         registry = registry_for(project.root, config.plugins if config is not None else ())

@@ -59,7 +59,7 @@ def _handoff_heading_fix(project):
     fix = section_respell_fix(st, "Handoff")
     if fix is None:
         return None
-    alt = StateModel(st.doc)
+    alt = StateModel(st.doc, st.derived)
     alt.__dict__["handoff"] = near[0]
     return alt, fix
 

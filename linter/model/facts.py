@@ -157,12 +157,18 @@ class Model:
         self.project = project
         self._is_head = head
 
+    @property
+    def release(self):
+        """The framework release the project is checked by
+        (:mod:`standards_lint.model.releases`)."""
+        return self.project.release
+
     @cached_property
     def workflow(self) -> Workflow:
         p = self.project
         if self._is_head:
-            return Workflow(p.head_state, None)
-        return Workflow(p.state, p.mode_doc)
+            return Workflow(p.head_state, None, p.release)
+        return Workflow(p.state, p.mode_doc, p.release)
 
     @cached_property
     def cycle(self) -> Cycle:

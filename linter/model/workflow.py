@@ -48,10 +48,10 @@ class Handoff:
     """``## Handoff``: the latest transition.  A repeated field reads as its
     first copy, as the framework's checker reads it (status ``repeated``)."""
 
-    def __init__(self, section):
+    def __init__(self, section, kinds=HANDOFF_KINDS):
         self.node = section
         read = lambda name, choices=None: read_field(section, name, choices, first_of_repeated=True, what="## Handoff")
-        self.kind = read("Kind", HANDOFF_KINDS)
+        self.kind = read("Kind", kinds)
         self.from_ = read("From", WORKFLOW_STATES + ("NONE",))
         self.failure_type = read("FailureType", FAILURE_TYPES + ("NONE",))
         self.reason = read("Reason")
@@ -114,9 +114,13 @@ class Workflow:
     """STATE.md's workflow facts.  ``state`` is None when STATE.md is absent
     or unreadable: every fact then reads ``missing``."""
 
-    def __init__(self, state_model, mode_doc=None):
+    def __init__(self, state_model, mode_doc=None, release=None):
         self.sm = state_model
         self.mode_doc = mode_doc
+        # The framework release the project runs (model.releases): which
+        # cycle modes and handoff kinds are values at all.
+        self.modes = release.cycle_modes if release is not None else CYCLE_MODES
+        self.kinds = release.handoff_kinds if release is not None else HANDOFF_KINDS
 
     # -- header ---------------------------------------------------------------
     def _header(self, name: str, choices=None) -> Value:
@@ -137,11 +141,11 @@ class Workflow:
 
     @cached_property
     def cycle_mode(self) -> Value:
-        return self._header("CycleMode", CYCLE_MODES)
+        return self._header("CycleMode", self.modes)
 
     @cached_property
     def pending_mode(self) -> Value:
-        return self._header("PendingCycleMode", CYCLE_MODES)
+        return self._header("PendingCycleMode", self.modes)
 
     @cached_property
     def pending_request(self) -> Value:
@@ -243,7 +247,7 @@ class Workflow:
     # -- handoff, recovery, obligations ---------------------------------------
     @cached_property
     def handoff(self) -> Handoff:
-        return Handoff(self.sm.handoff if self.sm is not None else None)
+        return Handoff(self.sm.handoff if self.sm is not None else None, self.kinds)
 
     @cached_property
     def recovery(self) -> Stack:

@@ -65,6 +65,7 @@ def rule_page(r: Rule) -> str:
         f"- **Owner:** {owner_text(r.owner)}",
         f"- **Plugin:** {r.plugin or 'builtin'}",
         f"- **Checker parity:** {'beyond the framework checker' if r.beyond_checker else 'the framework checker reports this too'}",
+        f"- **Framework releases:** {since_text(r)}",
         "",
         r.summary,
         "",
@@ -88,6 +89,16 @@ def rule_page(r: Rule) -> str:
     return "\n".join(lines)
 
 
+def since_text(r: Rule) -> str:
+    """The rule page's line on the releases the rule applies to."""
+    from ..model.releases import OLDEST
+
+    if r.since is None:
+        return f"every release standards-lint knows ({OLDEST.name} and later)"
+    return (f"{r.since} and later; a project of an older release (its `.standards/VERSION.json`, or "
+            "`--target-version`) is not checked by it ([releases](../releases.md))")
+
+
 def index_page(rules: list[Rule]) -> str:
     lines = [
         "# Rules",
@@ -95,11 +106,11 @@ def index_page(rules: list[Rule]) -> str:
         "Generated from the rule declarations by `python -m standards_lint.output.catalogue docs/rules`;",
         "do not edit by hand (a test fails when this folder is out of date).",
         "",
-        "| code | name | protocol section | severity | fix |",
-        "| --- | --- | --- | --- | --- |",
+        "| code | name | protocol section | severity | fix | since |",
+        "| --- | --- | --- | --- | --- | --- |",
     ]
     for r in rules:
-        lines.append(f"| [{r.code}]({r.code}.md) | {r.name} | {r.section} | {r.severity} | {r.fix} |")
+        lines.append(f"| [{r.code}]({r.code}.md) | {r.name} | {r.section} | {r.severity} | {r.fix} | {r.since or ''} |")
     fixable = sum(1 for r in rules if r.fix != "none")
     lines += ["", f"{fixable} of {len(rules)} rules can fix some or all of their findings; every rule page says "
               "why a rule has no fix, and what the next step is."]
@@ -162,10 +173,10 @@ def rule_row(r: Rule, full: bool = False) -> dict:
         return {"code": r.code, "name": r.name, "section": r.section, "severity": r.severity,
                 "fix": r.fix, "summary": r.summary, "explanation": r.explanation,
                 "bad_example": r.bad_example, "good_example": r.good_example,
-                "owner": owner, "help": r.help, "no_fix_reason": r.no_fix_reason}
+                "owner": owner, "help": r.help, "no_fix_reason": r.no_fix_reason, "since": r.since}
     return {"code": r.code, "name": r.name, "section": r.section, "severity": r.severity, "fix": r.fix,
             "summary": r.summary, "plugin": r.plugin, "beyond_checker": r.beyond_checker,
-            "owner": owner, "help": r.help, "no_fix_reason": r.no_fix_reason}
+            "owner": owner, "help": r.help, "no_fix_reason": r.no_fix_reason, "since": r.since}
 
 
 def find_rule(rules: list[Rule], code: str) -> "tuple[Optional[Rule], str]":
@@ -189,17 +200,30 @@ def run_subcommand(name: str, argv: list[str]) -> int:
         p.add_argument("code")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("--project", default=".", help="project whose configured plugins to include")
+    if name == "rules":
+        p.add_argument("--target-version", default=None, metavar="VERSION",
+                       help="only the rules that apply to a project of this framework release")
     try:
         args = p.parse_args(argv)
     except SystemExit as exc:
         return int(exc.code or 0)
     reg = _registry(args.project)
     if name == "rules":
+        rules = reg.rules
+        if args.target_version is not None:
+            from ..model.releases import release_named
+
+            release = release_named(args.target_version)
+            if release is None:
+                print(f"standards-lint: --target-version must be a framework version such as \"0.10.0\", "
+                      f"not {args.target_version!r}", file=sys.stderr)
+                return 2
+            rules = [r for r in rules if r.applies_to(release)]
         if args.format == "json":
-            print(json.dumps([rule_row(r) for r in reg.rules], indent=2))
+            print(json.dumps([rule_row(r) for r in rules], indent=2))
         else:
-            width = max((len(r.name) for r in reg.rules), default=10)
-            for r in reg.rules:
+            width = max((len(r.name) for r in rules), default=10)
+            for r in rules:
                 print(f"{r.code:<8} {r.name:<{width}}  {r.severity:<7} fix:{r.fix:<9} {r.section}")
         return 0
     if name == "rule":

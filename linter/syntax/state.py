@@ -9,7 +9,7 @@ import re
 from functools import cached_property
 from typing import Optional
 
-from .ast import Container, Document, Field, ListItem
+from .ast import Container, Document, Field, ListItem, Span
 
 HEADER_FIELDS = ("WorkflowState", "CycleMode", "PendingCycleMode", "PendingCycleRequest", "PendingCycleBlockedOn")
 ACTIVE_WORK_FIELDS = (
@@ -64,9 +64,20 @@ def without_comments(c: Container, comments) -> Container:
 
 
 class StateModel:
-    def __init__(self, doc: Document):
+    """STATE.md read as the protocol's sections and fields.
+
+    *derived* maps an Active Work field name to a function of this model
+    giving its value, for a field the project's framework release does not
+    have but whose meaning it fixes (before 0.10.0 there is no
+    `CompletionPolicy`, and a STANDARD cycle always runs the whole route):
+    every reader then sees that one value, as if written, and the text's own
+    copies of the field are not read (the release's checker ignores them).
+    """
+
+    def __init__(self, doc: Document, derived: Optional[dict] = None):
         self.doc = doc
         self.path = doc.path
+        self.derived = derived or {}
 
     # -- sections -------------------------------------------------------------
     def sections(self, title: str) -> list[Container]:
@@ -152,8 +163,26 @@ class StateModel:
         chosen = next((s for s in found if _has_content(s)), found[0])
         chosen = self._views.get(id(chosen), chosen)
         if self.doc.comments and _title_key(title) == "active work":
-            return self._uncommented(chosen)
+            chosen = self._uncommented(chosen)
+        if self.derived and _title_key(title) == "active work":
+            return self._with_derived(chosen)
         return chosen
+
+    def _with_derived(self, section: Container) -> Container:
+        """`## Active Work` with each derived field (see the class) in place
+        of the text's own copies: a field at the end of the section's
+        heading, zero characters wide, holding the derived value."""
+        cache = self.__dict__.setdefault("_derived_cache", {})
+        if id(section) not in cache:
+            at = section.heading.span if section.heading is not None else Span(1, 1, 1, 1, 0, 0)
+            end = Span(at.end_line, at.end_column, at.end_line, at.end_column, at.end, at.end)
+            fields = [f for f in section.fields if f.name not in self.derived]
+            cache[id(section)] = None  # a derivation reading Active Work sees the text's own fields
+            fields += [Field(section.path, end, name, derive(self), end, end)
+                       for name, derive in self.derived.items()]
+            cache[id(section)] = Container(section.path, section.span, section.heading, fields, section.items,
+                                           section.codes, section.prose, section.subsections)
+        return cache[id(section)] or section
 
     def _uncommented(self, section: Container) -> Container:
         """`## Active Work` without what lies inside an HTML comment (one
