@@ -168,6 +168,18 @@ class Holding(Frozen):
             return s == self.frm or self._before(s, self.frm)
         if self.state == "AWAITING_USER_SIGNOFF" and self.kind == "FAILURE":
             return True
+        if (s == "TESTING" and self.kind in ("FORWARD", "RESUME") and "TESTING" in self.route
+                and self.state in self.route and self._before("REVIEWING_IMPLEMENTATION", self.state)):
+            # "Before either a `FORWARD` or recovery `RESUME` enters a
+            # Reviewer state, the full applicable Developer and Tester gates
+            # must hold" (Full Verification Boundary): past the first Reviewer
+            # state, Tester's report is due whatever the rerun still owes.
+            return True
+        if s in REVIEWER_STATES and s != self.frm and self.state != "AWAITING_USER_SIGNOFF":
+            # A Reviewer's record during recovery is the rerun's to redo (the
+            # Reviewer reviews the corrected work again); only the Reviewer
+            # that handed off has finished it, and sign-off needs every one.
+            return False
         if self.frames == 0:
             return True  # no frame to rerun (the recovery rules report it)
         if self.top_mismatch and self.kind == "FORWARD" and self.state != "AWAITING_USER_SIGNOFF":
