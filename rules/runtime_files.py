@@ -4,6 +4,9 @@ are present and readable, and no merge conflict is left in ``.standards/``."""
 from __future__ import annotations
 
 from standards_lint.engine.rule import module_rules, report, rule
+from standards_lint.model.releases import (
+    NEWEST, OLDEST, VERSION_PATH, parse_version, release_selection, version_file_version,
+)
 
 RUNTIME_FILES = (
     ".standards/PROTOCOL.md",
@@ -46,6 +49,81 @@ def runtime_file_missing(project):
             yield report(rel, f"{rel} is not a regular file; the STANDARDS runtime is incomplete.")
         elif project.text(rel) is None and rel not in project.read_problems:
             yield report(rel, f"{rel} cannot be read.")
+
+
+@rule(
+    code="SL102",
+    during_conflict=True,
+    name="release-not-known",
+    section="Runtime Tools and Hooks",
+    owner="USER",
+    severity="warning",
+    beyond_checker=True,
+    summary="The framework release the project runs is newer or older than every release standards-lint knows.",
+    explanation=f"""
+**What it does.** Says once which release a project is checked by when the
+version it runs (`.standards/VERSION.json`, or `target-version` in the
+configuration, or `--target-version`) lies outside the releases standards-lint
+knows ({OLDEST.name} to {NEWEST.name}.x): a newer one is checked by the newest
+release's rules, an older one by the oldest's.
+
+**Why.** A project keeps the checker of the release it installed
+(`.standards/VERSION.json`), and releases changed what the workflow files
+must hold; checked by another release's rules, a project may get findings
+its own checker never reports, or miss ones it does. The user decides whether
+to upgrade standards-lint or the framework.
+
+**Fix safety.** No fix: which release to run is the user's choice.
+""",
+    bad_example='{"framework": "S.T.A.N.D.A.R.D.S.", "version": "0.13.0"}',
+    good_example='{"framework": "S.T.A.N.D.A.R.D.S.", "version": "0.12.1"}',
+    help="Upgrade standards-lint to a version that knows this release, or set `target-version` to the release "
+         "whose rules you want.",
+    no_fix_reason="Which framework release a project runs is the user's choice.",
+)
+def release_not_known(project):
+    sel = release_selection(project)
+    if sel.beyond is None:
+        return
+    where = VERSION_PATH if sel.source == "VERSION.json" else ".standards"
+    how = "newer than" if sel.beyond == "newer" else "older than"
+    yield report(where, f"The project runs framework {sel.requested} ({sel.source}), {how} every release "
+                        f"standards-lint knows; it is checked by the rules of {sel.release.name}.")
+
+
+@rule(
+    code="SL103",
+    name="version-unreadable",
+    section="Runtime Tools and Hooks",
+    owner="USER",
+    severity="warning",
+    beyond_checker=True,
+    summary="`.standards/VERSION.json` names no framework version standards-lint can read.",
+    explanation=f"""
+**What it does.** Reports a `.standards/VERSION.json` that is not a JSON
+object with a `version` string such as `"0.12.1"` (a missing file is SL101).
+The project is then checked by the newest release standards-lint knows
+({NEWEST.name}), unless `target-version` or `--target-version` names one.
+
+**Why.** PROTOCOL.md, Runtime Tools and Hooks: the installation records its
+framework version in `.standards/VERSION.json`; the release decides what the
+workflow files must hold.
+
+**Fix safety.** No fix: restore the file from version control or reinstall.
+""",
+    bad_example='{"framework": "S.T.A.N.D.A.R.D.S."}',
+    good_example='{"framework": "S.T.A.N.D.A.R.D.S.", "version": "0.12.1"}',
+    help="Restore `.standards/VERSION.json` from version control (or reinstall the framework), or set "
+         "`target-version` in the configuration.",
+    no_fix_reason="Which version was installed is a fact only the installation or the user knows.",
+)
+def version_unreadable(project):
+    if project.kind(VERSION_PATH) != "file" or release_selection(project).source != "default":
+        return
+    text = project.text(VERSION_PATH)
+    if text is not None and parse_version(version_file_version(text)) is None:
+        yield report(VERSION_PATH, f"{VERSION_PATH} names no framework version (a JSON object with a `version` string such as "
+                                   f"\"0.12.1\"); the project is checked by the rules of {NEWEST.name}.")
 
 
 # Files in which a conflict marker stops every workflow role: the reference

@@ -441,7 +441,7 @@ def test_a_frame_off_the_route_gets_its_own_node(tmp_path):
 
 def test_json_keys_are_stable(demo):
     data = json.loads(render(demo, "json"))
-    assert set(data) == {"version", "state", "owner", "cycle", "pending", "route", "handoff", "recovery",
+    assert set(data) == {"version", "release", "state", "owner", "cycle", "pending", "route", "handoff", "recovery",
                          "obligations", "baseline", "plan", "conflicted", "unreadable", "problems", "next"}
     assert set(data["next"]) == {"actor", "kind", "reason", "commands", "session", "findings"}
     assert set(data["route"][0]) == {"state", "status", "owner", "record"}

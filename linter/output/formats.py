@@ -45,8 +45,18 @@ def summary(result: Result) -> dict:
         "infos": counts["info"],
         "files_parsed": result.files_checked,
         "git": git,
+        "release": release_of_run(project),
         "notes": notes,
     }
+
+
+def release_of_run(project) -> dict:
+    """Which framework release the run checked by, and where that came
+    from: ``{"release", "requested", "source", "beyond"}`` (source
+    ``command line``, ``configuration``, ``VERSION.json`` or ``default``)."""
+    from ..model.releases import release_selection
+
+    return release_selection(project).as_json()
 
 
 # -- choices that depend on the terminal ------------------------------------

@@ -234,6 +234,8 @@ def render_sarif(result: Result, rules: Optional[list[Rule]] = None, docs_url: O
             )
     from pathlib import Path
 
+    from .formats import release_of_run
+
     top = Path(result.project.root)
     for _ in prefix.strip("/").split("/") if prefix else ():
         top = top.parent
@@ -253,6 +255,8 @@ def render_sarif(result: Result, rules: Optional[list[Rule]] = None, docs_url: O
                     }
                 },
                 "originalUriBaseIds": {"%SRCROOT%": {"uri": root_uri}},
+                # The framework release the project was checked by (model.releases).
+                "properties": {"frameworkRelease": release_of_run(result.project)},
                 "invocations": [
                     {
                         "executionSuccessful": not any(f.code in (INTERNAL_ERROR, PLUGIN_ERROR) for f in result.findings),

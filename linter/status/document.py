@@ -36,6 +36,7 @@ The JSON schema is documented in docs/status.md.
 from __future__ import annotations
 
 from typing import Optional
+from ..model.releases import release_selection
 
 from .next import MODE_PATH, STATE_PATH, USER, _cap, _next, role_name, shorten
 
@@ -161,6 +162,9 @@ class _Builder:
         }
         doc = {
             "version": SCHEMA_VERSION,
+            # The framework release the project is checked by, and where
+            # that came from (model.releases).
+            "release": release_selection(self.m.project).as_json(),
             "state": state,
             "owner": owner,
             "cycle": cycle,

@@ -49,6 +49,16 @@ def _value(v) -> str:
     return v if v is not None else "?"
 
 
+def release_text(rel: dict) -> str:
+    """The framework release line: ``0.8.0 (0.9.1, VERSION.json)``; a
+    version outside the known releases says so."""
+    if rel["source"] == "default":
+        return f"{rel['release']} (the newest known; no version read)"
+    asked = f"{rel['requested']}, " if rel["requested"] != rel["release"] else ""
+    beyond = f"; {rel['requested']} is {rel['beyond']} than every release known" if rel["beyond"] else ""
+    return f"{rel['release']} ({asked}{rel['source']}{beyond})"
+
+
 def render_text(doc: dict, *, color: bool = False) -> str:
     bold = (lambda s: f"\x1b[1m{s}\x1b[0m") if color else (lambda s: s)
     out: list[str] = []
@@ -61,6 +71,7 @@ def render_text(doc: dict, *, color: bool = False) -> str:
         add(f"{label('Request')}{shorten(cyc['request'])}")
     add(f"{label('Mode')}cycle {_value(cyc['mode'])} · completion policy {_value(cyc['completion_policy'])}"
         f" · project {_value(cyc['project_mode'])}")
+    add(f"{label('Release')}{release_text(doc['release'])}")
     for u in doc["unreadable"]:
         add(f"{label('Unreadable')}{u['text']}" + (f" [{u['where']}]" if u["where"] not in (
             "STATE.md header", STATE_PATH, u["field"].lstrip("# ")) else ""))
@@ -250,6 +261,7 @@ def render_markdown(doc: dict, *, chart: bool = True) -> str:
         rows.append(("Request", _md(shorten(cyc["request"]))))
     rows.append(("Mode", f"cycle {_md(cyc['mode'])} · completion policy {_md(cyc['completion_policy'])} · "
                          f"project {_md(cyc['project_mode'])}"))
+    rows.append(("Release", _md(release_text(doc["release"]))))
     for u in doc["unreadable"]:
         rows.append(("Unreadable", _md(u["text"])))
     rec = doc["recovery"]

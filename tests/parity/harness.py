@@ -35,8 +35,13 @@ ROOT = Path(__file__).resolve().parents[2]
 CASES_DIR = ROOT / "fixtures" / "parity"
 MAP_PATH = Path(__file__).with_name("reference_map.toml")
 KNOWN_PATH = Path(__file__).with_name("known_differences.toml")
+# Trees of the sets below made into projects of older framework releases,
+# with that release's checker's verdicts (fixtures/parity/README.md).
+VERSION_FILES = tuple(f"versions/{name}.jsonl.gz" for name in (
+    "0.8.0", "0.10.0", "0.11.0", "realworld-0.8.0", "realworld-0.10.0", "realworld-0.11.0"))
 CASE_FILES = ("suite.jsonl.gz", "mutations.jsonl.gz", "realworld.jsonl.gz", "unseen-1.jsonl.gz", "unseen-2.jsonl.gz",
-              "turnend.jsonl.gz", "unseen-3.jsonl.gz", "lexicon.jsonl.gz", "unseen-4.jsonl.gz", "realworld-2.jsonl.gz")
+              "turnend.jsonl.gz", "unseen-3.jsonl.gz", "lexicon.jsonl.gz", "unseen-4.jsonl.gz", "realworld-2.jsonl.gz",
+              *VERSION_FILES)
 # The plain check is held to ``expected``; the Stop hook's turn-end check
 # (``--turn-end``) to ``expected_turn_end``.
 MODES = ("plain", "turn-end")

@@ -37,8 +37,12 @@ def test_case_count():
     for c in CASES:
         family = c["id"].rsplit("-", 1)[0]
         counts[family] = counts.get(family, 0) + 1
-    assert len(CASES) == 892 + 1351 + 40 + 739 + 901 + 663 + 1031 + 867 + 1147 + 29, counts
-    assert all("expected_turn_end" in c for c in CASES)
+    assert len(CASES) == 892 + 1351 + 40 + 739 + 901 + 663 + 1031 + 867 + 1147 + 29 + 3 * (700 + 69), counts
+    newest = [c for c in CASES if not c["id"].startswith(("v0", "rw0"))]
+    assert all("expected_turn_end" in c for c in newest)
+    # Older releases: the Stop hook's verdict on about half the trees.
+    older = [c for c in CASES if c["id"].startswith(("v0", "rw0"))]
+    assert 1000 < sum("expected_turn_end" in c for c in older) < len(older)
 
 
 def _problems(outcome) -> list[str]:
