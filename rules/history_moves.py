@@ -540,4 +540,86 @@ def _ordered(ids) -> list:
     return sorted(set(ids), key=lambda i: int(i[3:]))
 
 
+def _release_adds(move: Move) -> list:
+    """The Active Work fields the release after an upgrade requires and the
+    one before did not (:mod:`standards_lint.model.releases`)."""
+    before, after = move.before_project.release, move.after_project.release
+    return [n for n in after.active_work_fields if n not in before.active_work_fields]
+
+
+def _upgrade_value(st, name: str):
+    """The value the protocol fixes for a field an upgrade must add, or
+    None when a person decides it: `CompletionPolicy` is `NONE` before any
+    cycle and in an EXPEDITED (or DOCUMENTATION) cycle; a STANDARD cycle's
+    policy is the user's choice ("Only an explicit user choice authorizes
+    selecting or withdrawing `IMPLEMENTATION_REVIEWED`").
+    `PendingVerificationCadence` is `NONE` before any cycle and in a
+    terminal state."""
+    cid = st.aw("Id")
+    if name == "CompletionPolicy":
+        return "NONE" if cid == "UNSET" or st.cycle_mode in ("EXPEDITED", "DOCUMENTATION") else None
+    if name == "PendingVerificationCadence":
+        return "NONE" if cid == "UNSET" or st.workflow_state in ("SIGNED_OFF", "CANCELLED") else None
+    return None
+
+
+@rule(
+    code="SL1040",
+    name="upgrade-field-missing",
+    owner="USER",
+    summary="A framework upgrade leaves STATE.md without a field the new release requires.",
+    explanation="""
+**What it does.** At a commit that upgrades the framework (it changes only
+the installed runtime: `.standards/VERSION.json`, `PROTOCOL.md`, the
+protocol chapters...), compares the release before and after
+(`.standards/VERSION.json`, see [releases](../releases.md)) and reports each
+Active Work field the new release requires that the old one did not, when
+STATE.md still lacks it: `CompletionPolicy` from 0.10.0.
+
+**Why.** From that commit on, the project's own checker is the new
+release's, and it holds STATE.md to the new shape: PROTOCOL.md, Completion
+Policies (0.10.0): "`Active Work.CompletionPolicy` is required in
+`.standards/STATE.md`. A missing, invalid, or repeated value is an
+inconsistency." The values are fixed where the protocol fixes them
+("Installation and project reset initialize `CompletionPolicy: NONE`"; "Each
+expedited cycle uses `NONE`"), and otherwise the user's: "Only an explicit
+user choice authorizes selecting or withdrawing `IMPLEMENTATION_REVIEWED`."
+
+**Fix safety.** No fix in the history (a commit is what happened): the
+message names the value where the protocol fixes it, and `standards-lint
+--fix` inserts it in the working tree (SL202).
+""",
+    bad_example="VERSION.json 0.9.1 -> 0.10.0, STATE.md unchanged: no `CompletionPolicy` in `## Active Work`.",
+    good_example="The upgrade commit also adds `` `CompletionPolicy`: `NONE` `` (no cycle yet) to `## Active Work`.",
+    help="Add the field to `## Active Work` with the value the protocol fixes; for an active STANDARD cycle the "
+         "user chooses its CompletionPolicy (FULL_DELIVERABLE unless they choose IMPLEMENTATION_REVIEWED).",
+    no_fix_reason="A commit cannot be changed by a fix; the working tree's SL202 fixes what the protocol fixes.",
+    section="Workflow State Reference",
+    scope="upgrade",
+    fix="none",
+    beyond_checker=True,
+)
+def upgrade_field_missing(move: Move):
+    st = move.after_project.state
+    if st is None or st.active_work is None:
+        return
+    release = move.after_project.release
+    for name in _release_adds(move):
+        if st.active_work.all_fields(name):
+            continue
+        value = _upgrade_value(st, name)
+        where = (STATE_PATH, st.active_work.heading.span) if st.active_work.heading is not None else STATE_PATH
+        if value is not None:
+            yield report(where, f"The upgrade to framework {release.name} requires Active Work `{name}`, which "
+                                f"STATE.md lacks; the protocol fixes it here: insert `` `{name}`: `{value}` ``.",
+                         help=f"Insert `` `{name}`: `{value}` `` in `## Active Work` (`standards-lint --fix` does "
+                              "it in the working tree).")
+        else:
+            yield report(where, f"The upgrade to framework {release.name} requires Active Work `{name}`, which "
+                                "STATE.md lacks; the user chooses its value for the active cycle.",
+                         help=f"Ask the user which `{name}` the active cycle uses (a STANDARD cycle: "
+                              "FULL_DELIVERABLE unless they choose IMPLEMENTATION_REVIEWED), then add it to "
+                              "`## Active Work`.")
+
+
 standards_lint_rules = module_rules(globals())

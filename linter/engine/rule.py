@@ -30,7 +30,7 @@ from .findings import Edit, Fix
 
 FIX_KINDS = ("none", "safe", "unsafe", "sometimes")
 # What a rule checks: one tree (a Project) or one move between two versions.
-SCOPES = ("project", "history")
+SCOPES = ("project", "history", "upgrade")
 
 # Who must act on a finding (see :mod:`standards_lint.model.owners`): a role, the
 # user, or a strategy the engine resolves per finding.
@@ -146,7 +146,9 @@ def rule(
     *scope*: ``"project"`` (the default) for a rule that checks one tree and
     receives the :class:`~standards_lint.engine.project.Project`; ``"history"`` for
     a rule that checks one move between two versions of the workflow files
-    and receives a :class:`~standards_lint.model.moves.Move`.  A plain lint
+    and receives a :class:`~standards_lint.model.moves.Move`; ``"upgrade"``
+    for a rule that checks a commit that upgraded the framework (its runtime
+    files only, no workflow move), given the same Move.  A plain lint
     runs only the first kind; ``standards-lint history`` (and the Stop hook,
     for the working tree's move) runs the second.
 

@@ -7,6 +7,7 @@ from typing import Optional
 
 from ..model import model_of
 from ..model.moves import is_move, snapshot
+from ..model.releases import VERSION_PATH
 from ..syntax.parser import parse_markdown
 from ..engine.project import Project, find_root
 from ..syntax.source import ReadError, TooLarge
@@ -132,7 +133,7 @@ def history_rules(registry=None):
     from ..engine.run import load_registry
 
     reg = registry or load_registry()
-    return [r for r in reg.rules if r.scope == "history"]
+    return [r for r in reg.rules if r.scope in ("history", "upgrade")]
 
 
 def run_history(path: str, *, since: Optional[str] = None, all_history: bool = False, worktree: bool = True,
@@ -146,7 +147,8 @@ def run_history(path: str, *, since: Optional[str] = None, all_history: bool = F
     versions = gh.versions(since, worktree=worktree)
     if not versions:
         raise HistoryError("no commit changed `.standards/`")
-    gh.load(ref for v in versions for rel, ref in v.files.items() if rel in (STATE, MODE) or rel in v.changed)
+    gh.load(ref for v in versions for rel, ref in v.files.items()
+            if rel in (STATE, MODE, VERSION_PATH) or rel in v.changed)
     parse = _ParseOnce()
     points = [Point(v, Project(root, source=BlobSource(root, v.files, gh), use_git=False, parse=parse))
               for v in versions]
@@ -174,7 +176,10 @@ def run_history(path: str, *, since: Optional[str] = None, all_history: bool = F
                                    after_project=p.project, snapshots=(before.snap, p.snap))
                 move.unreadable = (p.state_exists and p.snap is None, before.state_exists and before.snap is None)
                 upgrade = framework_upgrade(p.version.changed)
-                checked.append(Checked(before, p, move, [] if upgrade else _run(rules, move, p), upgrade))
+                # An upgrade is no move: only what the new release requires
+                # of the files is checked (the rules of scope "upgrade").
+                chosen = [r for r in rules if (r.scope == "upgrade") == bool(upgrade)]
+                checked.append(Checked(before, p, move, _run(chosen, move, p), upgrade))
             if before.snap is not None:
                 seen.add(before.snap.cid)
             # what this commit's moves finish, as if committed one by one
