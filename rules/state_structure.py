@@ -198,7 +198,7 @@ def _start_state(project, st) -> Optional[str]:
     return None
 
 
-def inferred_cycle_mode(st) -> Optional[str]:
+def inferred_cycle_mode(st, modes=CYCLE_MODES) -> Optional[str]:
     """The `CycleMode` the rest of STATE.md leaves possible, when exactly one
     is: `UNSET` in a terminal state (Cycle Modes rule 1) or before any cycle;
     otherwise the one mode consistent with `CompletionPolicy` (only STANDARD
@@ -217,7 +217,7 @@ def inferred_cycle_mode(st) -> Optional[str]:
         return None
     if cid == "UNSET":
         return "UNSET"
-    left = {"STANDARD", "EXPEDITED", "DOCUMENTATION"}
+    left = {"STANDARD", "EXPEDITED", "DOCUMENTATION"} & set(modes)  # the modes of the project's release
     policy = state_value(st, aw, "CompletionPolicy")
     if policy in ("FULL_DELIVERABLE", "IMPLEMENTATION_REVIEWED"):
         left &= {"STANDARD"}
@@ -245,7 +245,7 @@ def _handoff_determined(project, st, label: str, name: str) -> Optional[str]:
     if label == "header" and name == "WorkflowState":
         return determined_state(project, st) or _start_state(project, st)
     if label == "header" and name == "CycleMode":
-        return inferred_cycle_mode(st)
+        return inferred_cycle_mode(st, project.release.cycle_modes)
     if label == "Active Work" and name == "Id" and state_value(st, st.header, "WorkflowState") not in TERMINAL_STATES:
         return path_id(project)
     return None

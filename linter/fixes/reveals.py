@@ -42,7 +42,7 @@ REVEALS: dict = {
                       "SL857 SL881 SL884 SL886 SL930 SL962",
                       "Active Work.Id respelt to the ID its records name: those records become this cycle's, so "
                       "their contents (their suspended assignments among them) are checked for the first time"),
-    "SL501": Reveals.of("SL303 SL411 SL513 SL643 SL720 SL833 SL882 SL937",
+    "SL501": Reveals.of("SL303 SL411 SL513 SL643 SL720 SL833 SL882 SL930 SL937",
                       "Recovery.Active set to match the stack: the rules that ask whether recovery is active "
                       "(checkpoints, held and due records and paths, recovery gates; the frame a RESUME popped, "
                       "whose saved assessment Tester restores) read it for the first time"),
