@@ -343,3 +343,20 @@ def test_a_turn_that_squashes_legal_moves_is_not_sent_back_for_the_move(tmp_path
     status, err, _ = stop(claude_event(root), env, tmp_path)
     assert "- SL10" not in err, err
     assert status == 0, err
+
+
+def test_the_check_follows_the_projects_framework_release(tmp_path, env):
+    """A 0.9.x project keeps a STATE.md without `CompletionPolicy` (its
+    release has none): its Stop hook lets the turn end; the same change on a
+    0.12 project is sent back (docs/releases.md)."""
+    import re
+
+    old_state = re.sub(r" ?`CompletionPolicy`: `[^`]*`", "", CLEAN_STATE)
+    assert old_state != CLEAN_STATE
+    for version, expected in (("0.9.1", 0), ("0.12.1", 2)):
+        root = project(tmp_path / version, env, **{".standards/VERSION.json": json.dumps({"version": version})})
+        (root / ".standards/STATE.md").write_text(old_state, encoding="utf-8")
+        status, err, _out = stop(claude_event(root), env, tmp_path)
+        assert status == expected, err
+        if expected:
+            assert "CompletionPolicy" in err

@@ -142,6 +142,9 @@ def test_tools_answer_as_the_command_line(case_id, tmp_path, env):
     cli_json = json.loads(_cli(r, "--format", "json", "--no-cache", env=env).stdout)
     assert cli_json["findings"], "the parity case has problems"
     assert got["check"] == cli_json == got["check-again"]
+    # Both say which framework release the project was checked by (docs/releases.md).
+    assert got["check"]["summary"]["release"]["source"] == "VERSION.json"
+    assert got["status"]["release"] == got["check"]["summary"]["release"]
     assert got["role"] == json.loads(_cli(r, "--format", "json", "--no-cache", "--role", "developer", env=env).stdout)
     assert got["role"]["summary"]["role"]["role"] == "DEVELOPER"
     assert got["turn"] == json.loads(_cli(r, "--format", "json", "--no-cache", "--turn-end", "--ignore", "SL9",

@@ -495,3 +495,25 @@ async def test_turn_end_option_runs_the_turn_end_check(turn_end_client: Language
         assert _codes(client, uri) == []
     else:
         await _wait_for(client, lambda: "SL721" in _codes(client, uri), "SL721")
+
+
+@pytest.mark.asyncio
+async def test_a_change_of_the_framework_release_lints_again(client: LanguageClient, demo: Path):
+    """The release comes from `.standards/VERSION.json` (docs/releases.md):
+    changed on disk (the watched-files notification) or in the editor, the
+    project is linted again by the rules of the release it now names."""
+    state_uri = _uri(demo, STATE)
+    await _wait_for(client, lambda: state_uri in client.diagnostics, "the demo's diagnostics")
+    assert "SL203" not in _codes(client, state_uri)  # a DOCUMENTATION cycle: 0.11.0 has them
+    version = demo / ".standards" / "VERSION.json"
+    text = version.read_text(encoding="utf-8")
+    version.write_text(text.replace('"0.11.0"', '"0.10.0"'), encoding="utf-8")
+    client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(
+        changes=[types.FileEvent(uri=_uri(demo, ".standards/VERSION.json"), type=types.FileChangeType.Changed)]))
+    await _wait_for(client, lambda: "SL203" in _codes(client, state_uri), "SL203 under 0.10.0 (no DOCUMENTATION)")
+    sl203 = next(d for d in client.diagnostics[state_uri] if d.code == "SL203")
+    assert "`DOCUMENTATION`" in sl203.message
+    # Back to 0.11.0 in the editor, unsaved: the open buffer's release counts.
+    uri, disk = _open(client, demo, ".standards/VERSION.json")
+    _change(client, uri, 2, disk.replace('"0.10.0"', '"0.11.0"'))
+    await _wait_for(client, lambda: "SL203" not in _codes(client, state_uri), "SL203 to go under 0.11.0")
