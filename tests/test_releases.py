@@ -274,3 +274,20 @@ def test_real_projects_without_completion_policy_at_0_9_1():
         problems += [f"{case['id']}: {p}" for p in o.missing + o.extra + o.internal]
         problems += [f"{case['id']}: {f.code} {f.message}" for f in o.beyond if f.severity == "error"]
     assert not problems, "\n".join(map(str, problems))
+
+
+def test_real_projects_with_completion_policy_at_0_12_1():
+    """Every harvested version of both real projects that has
+    `CompletionPolicy` (the 0.10-0.12 era), at 0.12.1: exactly what the
+    newest checker reports, and no error of a rule it lacks."""
+    rows, known = harness.load_map(), harness.load_known()
+    cases = [c for c in harness.iter_cases(("realworld.jsonl.gz", "realworld-2.jsonl.gz", "unseen-1.jsonl.gz"))
+             if c["id"].startswith(("mcp-", "rw2-", "kg-")) and "CompletionPolicy" in c["files"].get(STATE, "")]
+    assert len(cases) >= 50
+    problems = []
+    for case in cases:
+        case = dict(case, files=at(case["files"], "0.12.1"))
+        o = harness.run_case(case, rows, None, None, known, "plain")
+        problems += [f"{case['id']}: {p}" for p in o.missing + o.extra + o.internal]
+        problems += [f"{case['id']}: {f.code} {f.message}" for f in o.beyond if f.severity == "error"]
+    assert not problems, "\n".join(map(str, problems))
