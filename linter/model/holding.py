@@ -168,16 +168,17 @@ class Holding(Frozen):
             return s == self.frm or self._before(s, self.frm)
         if self.state == "AWAITING_USER_SIGNOFF" and self.kind == "FAILURE":
             return True
-        if (s == "TESTING" and self.kind in ("FORWARD", "RESUME") and "TESTING" in self.route
-                and self.state in self.route and self._before("REVIEWING_IMPLEMENTATION", self.state)):
+        if s == "TESTING" and self._enters_reviewer():
             # "Before either a `FORWARD` or recovery `RESUME` enters a
             # Reviewer state, the full applicable Developer and Tester gates
-            # must hold" (Full Verification Boundary): past the first Reviewer
-            # state, Tester's report is due whatever the rerun still owes.
+            # must hold" (Full Verification Boundary): Tester's report is due
+            # whatever the rerun still owes.
             return True
-        if s in REVIEWER_STATES and s != self.frm and self.state != "AWAITING_USER_SIGNOFF":
-            # A Reviewer's record during recovery is the rerun's to redo (the
-            # Reviewer reviews the corrected work again); only the Reviewer
+        if (s in REVIEWER_STATES and s != self.frm and self.state != "AWAITING_USER_SIGNOFF"
+                and (self.frames == 0 or (self.top_owner is not None and self._before(self.top_owner, s)))):
+            # A Reviewer's record whose review the top frame's rerun passes
+            # again (its Owner comes before it) is the rerun's to redo: the
+            # Reviewer reviews the corrected work anew.  Only the Reviewer
             # that handed off has finished it, and sign-off needs every one.
             return False
         if self.frames == 0:
@@ -196,6 +197,18 @@ class Holding(Frozen):
         if self.top_rerun in (None, "NONE"):
             return False
         return self.kind == "RESUME" and s == self.frm
+
+    def _enters_reviewer(self) -> bool:
+        """Whether the handoff is a FORWARD or RESUME that entered a
+        Reviewer state: into one, or from before the first Reviewer state to
+        past it (the rerun's return skipped over it)."""
+        if self.kind not in ("FORWARD", "RESUME") or "TESTING" not in self.route or self.state not in self.route:
+            return False
+        if self.state in REVIEWER_STATES:
+            return True
+        first = "REVIEWING_IMPLEMENTATION"
+        return (self.frm in self.route and self._before(self.frm, first) and first in self.route
+                and self._before(first, self.state))
 
     def _before(self, s: str, t: str) -> bool:
         route = self.route if t in self.route else self.standard_route

@@ -312,3 +312,25 @@ def test_testers_report_is_held_complete_whatever_its_header_cycle(lint_tree):
     got = lint_tree(tree(verify=emphasized), state=st)
     assert [f.path for f in got if f.code == "SL931"] == [VERIFY]
     assert "SL601" in [f.code for f in got]
+
+
+def test_holding_passed_due_across_reviewer_entry():
+    """Read from the older releases' verdicts (fixtures/parity/versions) and
+    the protocol's words, during recovery."""
+    def h(state, kind, frm, owner, frames=1):
+        return Holding(state=state, route=route_of("STANDARD", "BROWNFIELD"),
+                       standard_route=route_of("STANDARD", "BROWNFIELD"), recovery="true", kind=kind, frm=frm,
+                       frames=frames, top_rerun="SYNCHRONIZING", top_owner=owner)
+
+    # "Before either a `FORWARD` or recovery `RESUME` enters a Reviewer
+    # state, the full applicable Developer and Tester gates must hold": into a
+    # Reviewer state, or from before the first one to past it.
+    assert h("REVIEWING_FINAL", "RESUME", "DOCUMENTING", "ARCHITECTING").passed_due("TESTING")
+    assert h("DOCUMENTING", "RESUME", "DEVELOPING", "SCOPING").passed_due("TESTING")
+    assert not h("DOCUMENTING", "RESUME", "REVIEWING_IMPLEMENTATION", "SCOPING").passed_due("TESTING")
+    # The implementation review under a frame whose Owner comes before it is
+    # the rerun's to redo; not under an Owner after it, nor at sign-off.
+    assert not h("SYNCHRONIZING", "FORWARD", "REVIEWING_FINAL", "SCOPING").passed_due("REVIEWING_IMPLEMENTATION")
+    assert not h("REVIEWING_FINAL", "RESUME", "AUDITING", None, frames=0).passed_due("REVIEWING_IMPLEMENTATION")
+    assert h("REVIEWING_FINAL", "FORWARD", "DOCUMENTING", "DOCUMENTING").passed_due("REVIEWING_IMPLEMENTATION")
+    assert h("AWAITING_USER_SIGNOFF", "FORWARD", "SYNCHRONIZING", "SCOPING").passed_due("REVIEWING_IMPLEMENTATION")
