@@ -62,6 +62,29 @@ def test_symlinked_file_is_not_written(tmp_path):
     assert any("symlink" in s for s in report.skipped)
 
 
+@pytest.mark.parametrize("inside", [True, False], ids=["target-inside", "target-outside"])
+def test_cli_fix_of_a_symlinked_state_is_no_success(tmp_path, capsys, inside):
+    """Issue 43: the refused write was reported as `Fixed 1 finding`, the
+    finding dropped and the exit 0.  Nothing is written, the reason is
+    given, the finding is still reported, and the exit is 1."""
+    project = tmp_path / "p"
+    write_tree(project, RUNTIME)
+    real = (project / ".standards" / "state-copy.md") if inside else (tmp_path / "elsewhere.md")
+    real.write_text(BROKEN)
+    os.symlink(real, project / ".standards" / "STATE.md")
+    assert main([str(project), "--fix", "--no-git", "--format", "json"]) == 1
+    captured = capsys.readouterr()
+    import json
+
+    assert [f["code"] for f in json.loads(captured.out)["findings"]] == ["SL501"]
+    assert ".standards/STATE.md: is a symlink; not written" in captured.err
+    assert "Fixed 0 findings in 0 files; nothing written" in captured.err
+    assert real.read_text() == BROKEN and (project / ".standards" / "STATE.md").is_symlink()
+    report, result = fix_project(str(project), use_git=False)
+    assert report.fixed == [] and report.changed == {} and report.unwritten == {".standards/STATE.md"}
+    assert [f.code for f in result.findings] == ["SL501"]
+
+
 def test_cli_fix_reports_what_it_fixed(tmp_path, capsys):
     _tree(tmp_path, BROKEN)
     assert main([str(tmp_path), "--fix", "--no-git"]) == 0
