@@ -43,6 +43,26 @@ def test_fix_keeps_line_endings_and_bom(tmp_path, newline, bom):
     assert data == expected
 
 
+# Recovery.Active missing: SL202's safe fix inserts a line.
+MISSING_LINE = CLEAN_STATE.replace("## Recovery\n\n`Active`: `false`\n", "## Recovery\n\n")
+
+
+@pytest.mark.parametrize("newline", ["\r", "\r\n"], ids=["cr", "crlf"])
+def test_an_inserted_line_ends_as_the_files_lines_do(tmp_path, newline):
+    """Issue 43: on a file of CR line ends the inserted line ended in LF (on
+    CRLF, the insertion went between a CR and its LF).  The fixed file is
+    the LF file's fix with each line end written the file's own way."""
+    lf = tmp_path / "lf"
+    _tree(lf, MISSING_LINE)
+    report, _ = fix_project(str(lf), use_git=False)
+    assert [f.code for f in report.fixed] == ["SL202"]
+    expected = (lf / ".standards" / "STATE.md").read_bytes().replace(b"\n", newline.encode())
+    path = _tree(tmp_path / "other", MISSING_LINE, newline=newline)
+    report, result = fix_project(str(tmp_path / "other"), use_git=False)
+    assert [f.code for f in report.fixed] == ["SL202"] and not result.findings
+    assert path.read_bytes() == expected
+
+
 def test_diff_writes_nothing(tmp_path, capsys):
     path = _tree(tmp_path, BROKEN)
     before = path.read_bytes()
