@@ -341,29 +341,14 @@ async def test_an_open_document_over_max_file_size_is_reported_and_the_server_ke
     assert not symbols
 
 
-@pytest.fixture
-def limited(tmp_path) -> Path:
-    root = tmp_path / "limited"
-    shutil.copytree(DEMO, root)
-    (root / "standards-lint.toml").write_text('max-file-size = "2 KiB"\n', encoding="utf-8")
-    return root
-
-
-@pytest_lsp.fixture(config=SERVER)
-async def limited_client(lsp_client: LanguageClient, limited: Path):
-    await _start(lsp_client, limited)
-    yield
-    await asyncio.wait_for(lsp_client.shutdown_session(), TIMEOUT)
-
-
 @pytest.mark.asyncio
-async def test_the_projects_max_file_size_holds_for_an_open_document(limited_client: LanguageClient, limited: Path):
+async def test_the_projects_max_file_size_holds_for_an_open_document(client: LanguageClient, demo: Path):
     """The limit is the configuration's, as on the command line: a buffer
     that grows past it is reported as too large, and read again once it
     is back under it."""
-    client = limited_client
+    (demo / "standards-lint.toml").write_text('max-file-size = "2 KiB"\n', encoding="utf-8")
     spec = f".standards/docs/specs/{CYCLE}.md"
-    uri, text = _open(client, limited, spec)
+    uri, text = _open(client, demo, spec)
     await _wait_for(client, lambda: uri in client.diagnostics, "the record's diagnostics")
     assert "SL006" not in _codes(client, uri)
     _change(client, uri, 2, text + "word " * 500)
