@@ -810,12 +810,17 @@ class _Screened:
         import mcp_types as types
         from mcp.shared.message import SessionMessage
 
+        import anyio
+
         validate = types.jsonrpc_message_adapter.validate_json
         async for line in self._lines:
             passed, error = screen_line(line, validate)
             if error is not None:
                 await self.ready.wait()
-                await self.write_stream.send(SessionMessage(types.jsonrpc_message_adapter.validate_python(error)))
+                try:
+                    await self.write_stream.send(SessionMessage(types.jsonrpc_message_adapter.validate_python(error)))
+                except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+                    return  # the transport is closing: nobody to answer
             if passed is not None:
                 yield passed
 
