@@ -266,6 +266,9 @@ def main(argv: "list[str] | None" = None) -> int:
             fix_note = f"Fixed {n} finding{'s' if n != 1 else ''} in {m} file{'s' if m != 1 else ''}."
             for skipped in report.skipped:
                 print(f"standards-lint: {skipped}", file=sys.stderr)
+            if report.unwritten:  # what was not written is not fixed: its findings are reported
+                fix_note = (fix_note[:-1] + ("; nothing written: " if not report.changed else "; not written: ")
+                            + "; ".join(report.skipped) + ". The findings in it are still reported.")
         else:
             result = lint(root, use_git=not args.no_git, registry=registry, config=config, turn_end=args.turn_end)
         if args.statistics:

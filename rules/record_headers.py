@@ -29,9 +29,16 @@ ENTRY_PREFIX = {"DOCUMENTATION": "DOC", "SYNCHRONIZATION": "D", "REVIEW": "F", "
 
 _TEMPLATE_RE = re.compile(r" \| |^<.*>$")
 _ENTRY_HEADING_RE = re.compile(r"^(DOC|D|F|DEV)-(\d+)\b")
-_F_PATH_REF_RE = re.compile(r"([A-Za-z0-9_.\-/]+\.md)#(F-\d+)\b")
+# A `<path>.md#F-NNN` reference.  The path is a whole run of path
+# characters (the lookbehind): a match found from inside a run is the one
+# found from its start, and trying every start of a long run (a pasted hash
+# or blob) rescanned the rest of it from each: quadratic (issue 43).
+_F_PATH_REF_RE = re.compile(r"(?<![A-Za-z0-9_./-])([A-Za-z0-9_.\-/]+\.md)#(F-\d+)\b")
 _F_MENTION_RE = re.compile(r"(?<![A-Za-z0-9#_-])F-\d+\b")
-_LINK_TARGET_RE = re.compile(r"\]\([^)\s]*#(F-\d+)\)")
+# A Markdown link target (from `](` to the first `)` or space) ends at that
+# `)`; see :func:`_link_targets`.
+_TARGET_END_RE = re.compile(r"[)\s]")
+_DIGITS_RE = re.compile(r"\d+")
 _DEV_MENTION_RE = re.compile(r"(?<![A-Za-z0-9#_-])DEV-\d+\b")
 # The records whose bare DEV-NNN mentions must name a step of the plan, as the
 # framework's checker reads them: the review reports and the verification
@@ -398,7 +405,7 @@ def record_entry_prefix(project):
                 )
 
 
-_D_PATH_REF_RE = re.compile(r"([A-Za-z0-9_.\-/]+\.md)#((?:DOC|D)-\d+)\b")
+_D_PATH_REF_RE = re.compile(r"(?<![A-Za-z0-9_./-])([A-Za-z0-9_.\-/]+\.md)#((?:DOC|D)-\d+)\b")  # see _F_PATH_REF_RE
 
 
 def _renumber_fix(project, r, old: str, new: str):
@@ -450,11 +457,39 @@ def _f_path_refs(doc, start: int):
 def _bare_f(doc, start: int):
     """(F-id, start, end) of F-NNN mentions not preceded by a path."""
     text = doc.text
+    target = _link_targets(text)
     for m in _F_MENTION_RE.finditer(text, start):
-        link = _LINK_TARGET_RE.match(text, m.end())
-        if link is not None and link.group(1) == m.group(0):
+        if target(m.end()) == m.group(0):
             continue  # Markdown link text whose target names the same entry
         yield m.group(0), m.start(), m.end()
+
+
+def _link_targets(text: str):
+    """A function of an offset *p* (increasing from call to call): the
+    `F-NNN` a link target `](...#F-NNN)` starting at *p* names, else None.
+
+    The target runs from `](` to the first `)` or space and must end in
+    `#F-NNN)`.  Mentions in one long word share that end: it is found, and
+    the `#F-NNN` before it read, once for all of them (a regex from each
+    mention rescanned the rest of the word: quadratic, issue 43)."""
+    end = -1  # the first `)` or space at or after the last offset searched
+    named: dict[int, Optional[tuple[int, str]]] = {}
+
+    def target(p: int) -> Optional[str]:
+        nonlocal end
+        if not text.startswith("](", p):
+            return None
+        if p + 2 > end:
+            m = _TARGET_END_RE.search(text, p + 2)
+            end = m.start() if m is not None else len(text)
+        if end not in named:
+            hash_at = text.rfind("#F-", p + 2, end) if text.startswith(")", end) else -1
+            ok = hash_at != -1 and _DIGITS_RE.fullmatch(text, hash_at + 3, end) is not None
+            named[end] = (hash_at, text[hash_at + 1:end]) if ok else None
+        found = named[end]
+        return found[1] if found is not None and found[0] >= p + 2 else None
+
+    return target
 
 
 def _resolve(project, referrer: str, target: str) -> Optional[str]:

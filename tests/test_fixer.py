@@ -43,6 +43,26 @@ def test_fix_keeps_line_endings_and_bom(tmp_path, newline, bom):
     assert data == expected
 
 
+# Recovery.Active missing: SL202's safe fix inserts a line.
+MISSING_LINE = CLEAN_STATE.replace("## Recovery\n\n`Active`: `false`\n", "## Recovery\n\n")
+
+
+@pytest.mark.parametrize("newline", ["\r", "\r\n"], ids=["cr", "crlf"])
+def test_an_inserted_line_ends_as_the_files_lines_do(tmp_path, newline):
+    """Issue 43: on a file of CR line ends the inserted line ended in LF (on
+    CRLF, the insertion went between a CR and its LF).  The fixed file is
+    the LF file's fix with each line end written the file's own way."""
+    lf = tmp_path / "lf"
+    _tree(lf, MISSING_LINE)
+    report, _ = fix_project(str(lf), use_git=False)
+    assert [f.code for f in report.fixed] == ["SL202"]
+    expected = (lf / ".standards" / "STATE.md").read_bytes().replace(b"\n", newline.encode())
+    path = _tree(tmp_path / "other", MISSING_LINE, newline=newline)
+    report, result = fix_project(str(tmp_path / "other"), use_git=False)
+    assert [f.code for f in report.fixed] == ["SL202"] and not result.findings
+    assert path.read_bytes() == expected
+
+
 def test_diff_writes_nothing(tmp_path, capsys):
     path = _tree(tmp_path, BROKEN)
     before = path.read_bytes()
@@ -60,6 +80,29 @@ def test_symlinked_file_is_not_written(tmp_path):
     report, _ = fix_project(str(tmp_path), use_git=False)
     assert real.read_text() == BROKEN
     assert any("symlink" in s for s in report.skipped)
+
+
+@pytest.mark.parametrize("inside", [True, False], ids=["target-inside", "target-outside"])
+def test_cli_fix_of_a_symlinked_state_is_no_success(tmp_path, capsys, inside):
+    """Issue 43: the refused write was reported as `Fixed 1 finding`, the
+    finding dropped and the exit 0.  Nothing is written, the reason is
+    given, the finding is still reported, and the exit is 1."""
+    project = tmp_path / "p"
+    write_tree(project, RUNTIME)
+    real = (project / ".standards" / "state-copy.md") if inside else (tmp_path / "elsewhere.md")
+    real.write_text(BROKEN)
+    os.symlink(real, project / ".standards" / "STATE.md")
+    assert main([str(project), "--fix", "--no-git", "--format", "json"]) == 1
+    captured = capsys.readouterr()
+    import json
+
+    assert [f["code"] for f in json.loads(captured.out)["findings"]] == ["SL501"]
+    assert ".standards/STATE.md: is a symlink; not written" in captured.err
+    assert "Fixed 0 findings in 0 files; nothing written" in captured.err
+    assert real.read_text() == BROKEN and (project / ".standards" / "STATE.md").is_symlink()
+    report, result = fix_project(str(project), use_git=False)
+    assert report.fixed == [] and report.changed == {} and report.unwritten == {".standards/STATE.md"}
+    assert [f.code for f in result.findings] == ["SL501"]
 
 
 def test_cli_fix_reports_what_it_fixed(tmp_path, capsys):

@@ -184,7 +184,16 @@ def test_without_stop_hook_active_a_marker_allows_one_block_per_session(tmp_path
     assert stop(dict(event, session_id="s-2"), env, tmp_path)[0] == 2
 
 
-@pytest.mark.parametrize("stdin", [b"", b"   \n", b"{not json", b"[1, 2]", b"\xff\xfe garbage", b"null"])
+UNREADABLE_EVENTS = {
+    "empty": b"", "blank": b"   \n", "not-json": b"{not json", "array": b"[1, 2]", "garbage": b"\xff\xfe garbage",
+    "null": b"null",
+    # Issue 43: these two printed `internal error, not checking` and let the stop through.
+    "100000-nested-arrays": b"[" * 100_000 + b"]" * 100_000,
+    "lone-surrogate-turn-id": b'{"session_id": "s-1", "turn_id": "\\ud800", "hook_event_name": "Stop"}',
+}
+
+
+@pytest.mark.parametrize("stdin", UNREADABLE_EVENTS.values(), ids=list(UNREADABLE_EVENTS))
 def test_empty_or_invalid_input_checks_the_current_folder_once(tmp_path, env, stdin):
     root = project(tmp_path / "p", env, state=BROKEN_STATE, commit=False)
     status, err, _ = stop(stdin, env, root)

@@ -431,6 +431,9 @@ def test_malformed_json_rpc_gets_an_answer_not_a_hang_or_a_traceback(tmp_path, e
         b'{"jsonrpc": "2.0", "method": "notifications/initialized"}\n',
         b'{"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "check", "arguments": {"path": 5}}}\n',
         b'{"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "nope"}}\n',
+        # Issue 43: the SDK dropped these two without an answer.
+        b'{"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "check", "arguments": {"path": "\\ud800"}}}\n',
+        b'{"jsonrpc": "2.0", "id": 6, "method": "tools/call", "params": ["check", {"path": "."}]}\n',
         b'{"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "status", "arguments": {}}}\n',
     ]
     proc = subprocess.Popen([SCRIPT, "mcp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -469,6 +472,11 @@ def test_malformed_json_rpc_gets_an_answer_not_a_hang_or_a_traceback(tmp_path, e
         assert "`path` must be a string" in by_id[2]["result"]["content"][0]["text"]
         assert by_id[3].get("error") or by_id[3]["result"]["isError"] is True
         assert by_id[4]["result"].get("isError") is not True and by_id[4]["result"]["structuredContent"]["next"]
+        # A lone surrogate is read as U+FFFD (as invalid UTF-8 is): no such folder.
+        assert by_id[5]["result"]["isError"] is True
+        assert by_id[5]["result"]["content"][0]["text"] == "\ufffd does not exist"
+        # params must be an object in MCP: a JSON-RPC error, the server stays up (id 4 after it).
+        assert by_id[6]["error"]["code"] == -32602 and "must be an object" in by_id[6]["error"]["message"]
         proc.stdin.close()
         assert proc.wait(timeout=TIMEOUT) == 0  # stdin closed: the server ends by itself
         assert b"Traceback" not in proc.stdout.read()

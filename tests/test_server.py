@@ -315,6 +315,49 @@ async def test_hover_definition_references_and_outline(client: LanguageClient, d
     assert "WorkflowState" in names
 
 
+@pytest.mark.asyncio
+async def test_an_open_document_over_max_file_size_is_reported_and_the_server_keeps_answering(
+        client: LanguageClient, demo: Path):
+    """Issue 43: a didOpen of a 20 MB record was read whole and blocked the
+    server (a request sent right after was not answered within 60 s).  The
+    command line's max-file-size (8 MiB) holds for open documents too: the
+    record is reported as too large (SL006), as the command line reports
+    the file, and the next request is answered at once."""
+    spec = f".standards/docs/specs/{CYCLE}.md"
+    uri = _uri(demo, spec)
+    huge = (demo / spec).read_text(encoding="utf-8") + ("word " * 200 + "`code`\n") * 20_500
+    assert len(huge) > 20_000_000
+    client.text_document_did_open(types.DidOpenTextDocumentParams(
+        types.TextDocumentItem(uri=uri, language_id="markdown", version=1, text=huge)))
+    symbols = await asyncio.wait_for(client.text_document_document_symbol_async(types.DocumentSymbolParams(
+        types.TextDocumentIdentifier(_uri(demo, STATE)))), TIMEOUT)
+    assert "Recovery" in [s.name for s in symbols]
+    await _wait_for(client, lambda: "SL006" in _codes(client, uri), "SL006 on the open record")
+    (too_large,) = client.diagnostics[uri]
+    assert "larger than max-file-size (8.0 MiB)" in too_large.message and too_large.range.start.line == 0
+    # Its outline is not read either.
+    symbols = await asyncio.wait_for(client.text_document_document_symbol_async(types.DocumentSymbolParams(
+        types.TextDocumentIdentifier(uri))), TIMEOUT)
+    assert not symbols
+
+
+@pytest.mark.asyncio
+async def test_the_projects_max_file_size_holds_for_an_open_document(client: LanguageClient, demo: Path):
+    """The limit is the configuration's, as on the command line: a buffer
+    that grows past it is reported as too large, and read again once it
+    is back under it."""
+    (demo / "standards-lint.toml").write_text('max-file-size = "2 KiB"\n', encoding="utf-8")
+    spec = f".standards/docs/specs/{CYCLE}.md"
+    uri, text = _open(client, demo, spec)
+    await _wait_for(client, lambda: uri in client.diagnostics, "the record's diagnostics")
+    assert "SL006" not in _codes(client, uri)
+    _change(client, uri, 2, text + "word " * 500)
+    await _wait_for(client, lambda: "SL006" in _codes(client, uri), "SL006 on the grown buffer")
+    assert "larger than max-file-size (2.0 KiB)" in client.diagnostics[uri][0].message
+    _change(client, uri, 3, text)
+    await _wait_for(client, lambda: "SL006" not in _codes(client, uri), "SL006 gone")
+
+
 def test_server_without_the_extra_exits_2(tmp_path):
     """Without pygls installed, `standards-lint server` names the install command."""
     blocker = tmp_path / "block"

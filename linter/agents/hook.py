@@ -59,8 +59,11 @@ INSTRUCTION = (
 
 
 def read_event(stream) -> dict:
-    """The client's event JSON; {} when stdin is a terminal, empty, not JSON or
-    not an object (every field is optional)."""
+    """The client's event JSON; {} when stdin is a terminal, empty, not JSON,
+    nested too deep to read (``RecursionError``), not an object, or holding a
+    field name or text that is no Unicode text (a lone surrogate, which no
+    file name or marker can hold): every field is optional, so such an event
+    is checked as an empty one is (issue 43: both let the stop through)."""
     try:
         if stream is None or stream.isatty():
             return {}
@@ -78,9 +81,18 @@ def read_event(stream) -> dict:
 
     try:
         event = json.loads(data.decode("utf-8-sig", "replace"))
-    except ValueError:
+    except (ValueError, RecursionError):
         return {}
-    return event if isinstance(event, dict) else {}
+    if not isinstance(event, dict):
+        return {}
+    try:
+        for key, value in event.items():
+            key.encode("utf-8")
+            if isinstance(value, str):
+                value.encode("utf-8")
+    except UnicodeEncodeError:
+        return {}
+    return event
 
 
 def _text(event: dict, key: str) -> str:

@@ -714,8 +714,120 @@ class _Idle:
         gc.collect()
 
 
+def _lone_surrogates_replaced(value):
+    """*value* (parsed JSON) with each lone surrogate in its texts as U+FFFD."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+            return value
+        except UnicodeEncodeError:
+            return "".join("\ufffd" if "\ud800" <= c <= "\udfff" else c for c in value)
+    if isinstance(value, list):
+        return [_lone_surrogates_replaced(v) for v in value]
+    if isinstance(value, dict):
+        return {_lone_surrogates_replaced(k): _lone_surrogates_replaced(v) for k, v in value.items()}
+    return value
+
+
+def screen_line(line: str, validate) -> tuple[Optional[str], Optional[dict]]:
+    """One line from the client on its way to the SDK (*validate* is the
+    SDK's own check of a JSON-RPC message): (the line to pass on, or None;
+    the error answer to send, or None).
+
+    The SDK drops a message it cannot validate without a word, so a request
+    it drops would never be answered (issue 43): a text holding a lone
+    surrogate (``"\\ud800"``, which its JSON reader refuses) is read with
+    U+FFFD in its place, as invalid UTF-8 is; a request whose ``params`` are
+    not an object (an array), or that is otherwise no MCP request, gets a
+    JSON-RPC error.  What is not JSON at all, or has no usable id, goes on
+    to the SDK as before."""
+    try:
+        validate(line)
+        return line, None
+    except Exception:
+        pass
+    try:
+        msg = json.loads(line)
+    except (ValueError, RecursionError):
+        return line, None
+    replaced = _lone_surrogates_replaced(msg)
+    if replaced != msg:
+        fixed = json.dumps(replaced)
+        try:
+            validate(fixed)
+            return fixed, None
+        except Exception:
+            msg = replaced
+    if not isinstance(msg, dict) or "method" not in msg or "id" not in msg:
+        return line, None  # a notification or an answer: nothing to answer
+    request_id = msg["id"]
+    if isinstance(request_id, bool) or not isinstance(request_id, (str, int)):
+        return line, None
+    if "params" in msg and msg["params"] is not None and not isinstance(msg["params"], dict):
+        error = {"code": -32602, "message": "Invalid params: MCP request params must be an object, "
+                                            f"not {type(msg['params']).__name__}"}
+    else:
+        error = {"code": -32600, "message": "Invalid request: not an MCP request (a string method, "
+                                            "params as an object)"}
+    return None, {"jsonrpc": "2.0", "id": request_id, "error": error}
+
+
+def _wire_stdin():
+    """The client's bytes on a private descriptor, fd 0 itself on the null
+    device, as the SDK's transport does when it reads stdin itself: a child
+    a tool call starts reads none of the client's messages."""
+    try:
+        private = os.dup(0)  # not inherited by children
+    except OSError:
+        return sys.stdin.buffer
+    try:
+        null = os.open(os.devnull, os.O_RDONLY)
+        try:
+            os.dup2(null, 0)
+        finally:
+            os.close(null)
+    except OSError:
+        pass
+    return os.fdopen(private, "rb", closefd=False)
+
+
+class _Screened:
+    """The client's lines as the SDK's stdio transport reads them, each
+    through :func:`screen_line`; an error answer goes out through the
+    transport's own writer (:attr:`write_stream`, set once it exists)."""
+
+    def __init__(self, lines):
+        import anyio
+
+        self._lines = lines
+        self.write_stream = None
+        self.ready = anyio.Event()
+
+    def __aiter__(self):
+        return self._screened()
+
+    async def _screened(self):
+        import mcp_types as types
+        from mcp.shared.message import SessionMessage
+
+        import anyio
+
+        validate = types.jsonrpc_message_adapter.validate_json
+        async for line in self._lines:
+            passed, error = screen_line(line, validate)
+            if error is not None:
+                await self.ready.wait()
+                try:
+                    await self.write_stream.send(SessionMessage(types.jsonrpc_message_adapter.validate_python(error)))
+                except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+                    return  # the transport is closing: nobody to answer
+            if passed is not None:
+                yield passed
+
+
 def serve() -> int:
     import gc
+    import io
 
     import anyio
     from mcp.server.stdio import stdio_server
@@ -730,7 +842,10 @@ def serve() -> int:
     gc.disable()
 
     async def run():
-        async with stdio_server() as (read_stream, write_stream):
+        lines = _Screened(anyio.wrap_file(io.TextIOWrapper(_wire_stdin(), encoding="utf-8", errors="replace")))
+        async with stdio_server(stdin=lines) as (read_stream, write_stream):
+            lines.write_stream = write_stream
+            lines.ready.set()
             await server.run(read_stream, write_stream, server.create_initialization_options())
 
     anyio.run(run)

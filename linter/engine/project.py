@@ -31,6 +31,15 @@ HEAD_BYTES = 4096
 MAX_FILE_SIZE = 8 * 1024 * 1024
 
 
+def text_size(text: str, limit: int) -> Optional[int]:
+    """The UTF-8 size of *text* when it is larger than *limit* bytes, else
+    None (encoded only when its length cannot tell)."""
+    if len(text) * 4 <= limit:
+        return None
+    size = len(text.encode("utf-8", "surrogatepass"))
+    return size if size > limit else None
+
+
 class Project:
     def __init__(self, root: str, *, use_git: bool = True, overlay: Optional[dict] = None,
                  all_cycles: bool = False, max_file_size: int = MAX_FILE_SIZE, turn_end: bool = False,
@@ -61,6 +70,13 @@ class Project:
         self.oversized: dict[str, int] = {}
         # In-memory replacements of file texts (used by --diff and --fix passes).
         self.overlay: dict[str, str] = dict(overlay or {})
+        # Overlay texts (an editor's open buffers) over max_file_size: not
+        # read whole, as such a file on disk is not (SL006): path -> size.
+        self._large: dict[str, int] = {}
+        for rel, text in self.overlay.items():
+            size = text_size(text, max_file_size)
+            if size is not None:
+                self._large[rel] = size
         # Files a --fix pass moved away (renames): absent from this model.
         # An overlay path that is not on disk is a file the pass created.
         self.removed: frozenset[str] = frozenset(removed or ())
@@ -118,8 +134,9 @@ class Project:
             return self._texts[rel]
         text: Optional[str] = None
         if rel in self.overlay:
-            self._texts[rel] = self.overlay[rel]
-            return self.overlay[rel]
+            text = self._buffer(rel)
+            self._texts[rel] = text
+            return text
         text = self._read(rel)
         self._texts[rel] = text
         return text
@@ -130,8 +147,15 @@ class Project:
         if rel in self._texts:
             return self._texts[rel]
         if rel in self.overlay:
-            return self.overlay[rel]
+            return self._buffer(rel)
         return self._read(rel)
+
+    def _buffer(self, rel: str) -> Optional[str]:
+        """The overlay's text of *rel*; None (and SL006) when it is larger than max_file_size."""
+        if rel in self._large:
+            self.oversized[rel] = self._large[rel]
+            return None
+        return self.overlay[rel]
 
     def _read(self, rel: str) -> Optional[str]:
         if rel in self.removed:
@@ -156,7 +180,7 @@ class Project:
         if rel in self._texts:
             return self._texts[rel]
         if rel in self.overlay:
-            return self.overlay[rel]
+            return self.overlay[rel][:HEAD_BYTES] if rel in self._large else self.overlay[rel]
         if rel in self.removed:
             return None
         try:

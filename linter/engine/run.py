@@ -490,6 +490,7 @@ def run_rules(project: Project, rules: list[Rule]) -> Result:
             if f.fix is not None and any(e.path in project.lossy for e in f.fix.edits) or (
                     f.fix is not None and any(r.old in project.lossy for r in f.fix.renames)):
                 f.fix = None
+    _own_line_ends(findings, project)
     for path, (message, span) in sorted(project.read_problems.items()):
         findings.append(
             Finding(UNREADABLE, "error", f"{path} {message}", path, span.line, span.column,
@@ -526,6 +527,56 @@ def _human_size(size: int) -> str:
         return f"{size / 1024:.1f} KiB"
     return f"{size} bytes"
 
+
+
+def line_end_of(text: str) -> str:
+    """A file's own line ending: CRLF when it has one (as the fix builders
+    that look decide), a lone CR when it has no line feed at all, else LF."""
+    if "\r\n" in text:
+        return "\r\n"
+    if "\r" in text and "\n" not in text:
+        return "\r"
+    return "\n"
+
+
+def _own_line_ends(findings: list, project: Project) -> None:
+    """Write the line breaks of every fix's new text in its file's own line
+    ending.  Fix builders write a line feed (a few look for CRLF), so a fix
+    inserting lines into a file of CR or CRLF line ends mixed LF into it
+    (issue 43); the command line, the MCP server and the editor's code
+    actions apply these edits, so the ending is set once, here."""
+    import re
+
+    ends: dict = {}
+    breaks = re.compile(r"\r?\n")  # a line feed, or a CRLF a builder wrote
+    from .findings import Fix
+
+    for f in findings:
+        fix = f.fix
+        if fix is None:
+            continue
+        edits = []
+        for e in fix.edits:
+            if e.path not in ends:
+                text = project.text(e.path)
+                ends[e.path] = (line_end_of(text), text) if text is not None else (None, None)
+            nl, text = ends[e.path]
+            if nl == "\r\n":
+                # An edit that starts or ends between the CR and the LF of a
+                # line end (a builder that took the CR for part of the line)
+                # starts or ends before the CR: the pair stays whole.
+                start, end = e.start, e.end
+                if 0 < start < len(text) and text[start - 1] == "\r" and text[start] == "\n":
+                    start -= 1
+                if end > start and 0 < end < len(text) and text[end - 1] == "\r" and text[end] == "\n":
+                    end -= 1
+                if (start, end) != (e.start, e.end):
+                    e = replace(e, start=start, end=end)
+            if nl is not None and nl != "\n" and "\n" in e.replacement:
+                e = replace(e, replacement=breaks.sub(nl, e.replacement))
+            edits.append(e)
+        if any(a is not b for a, b in zip(edits, fix.edits)):
+            f.fix = Fix(tuple(edits), fix.applicability, fix.description, fix.renames)
 
 def lint(root: str, *, use_git: bool = True, registry: Optional[Registry] = None,
          overlay: Optional[dict] = None, config=None, all_cycles: Optional[bool] = None,

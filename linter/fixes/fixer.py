@@ -7,7 +7,11 @@ repeat, re-linting in memory, until no applicable fix remains (at most
 ``MAX_PASSES``). Only then is anything written: each changed file once,
 through a temporary file and a rename, keeping its BOM and its line endings
 (edits replace characters, never re-encode a line ending they do not touch).
-Nothing is written outside the project root or through a symlink.
+Nothing is written outside the project root or through a symlink: when
+any changed file may not be written, nothing is (``refusals``, checked
+first), and a file that fails to be written keeps its findings; either way
+the report and the lint returned say what is on disk (issue 43: a refused
+write was counted as fixed).
 
 A fix may also move files (``Fix.renames``): its edits name the file by its
 old path and apply first, then the text moves to the new path, in memory like
@@ -43,6 +47,9 @@ class FixReport:
     renamed: dict[str, str] = attrs.Factory(dict)
     # Files whose bytes start with a UTF-8 byte-order mark (kept on writing).
     bom: set[str] = attrs.Factory(set)
+    # Original paths of the changed files that were not written (refused, or
+    # the write failed): their findings are still there.
+    unwritten: set[str] = attrs.Factory(set)
 
 
 def _applicable(f: Finding, unsafe: bool) -> bool:
@@ -170,8 +177,30 @@ def fix_project(root: str, *, unsafe: bool = False, write: bool = True, use_git:
             report.changed[path] = (before, after)
     report.bom = bom
     if write:
-        write_report(root, report)
+        refused = refusals(root, report)
+        if refused:  # all or nothing: fixes of several files may belong together
+            report.skipped.extend(refused)
+            report.unwritten.update(report.changed)
+        else:
+            write_report(root, report)
+        if report.unwritten:
+            # Only what was written is fixed: the findings of the rest stay,
+            # and the result is what is on disk.
+            report.fixed = [f for f in report.fixed if not _touches(f, origin, report.unwritten)]
+            for first in report.unwritten:
+                report.changed.pop(first, None)
+                report.renamed.pop(first, None)
+            result = None
+            _collect_previous_pass()
+            result = lint(root, use_git=use_git, registry=registry, config=config, turn_end=turn_end,
+                          source=source, parse=parse)
     return report, result
+
+
+def _touches(f: Finding, origin: dict[str, str], paths: set[str]) -> bool:
+    """Whether the fix of *f* edits or moves a file (by its original path) of *paths*."""
+    touched = [e.path for e in f.fix.edits] + [r.old for r in f.fix.renames]
+    return any(origin.get(p, p) in paths for p in touched)
 
 
 def write_report(root: str, report: FixReport) -> None:
@@ -186,6 +215,7 @@ def write_report(root: str, report: FixReport) -> None:
             reason = _write(root, first, after, first in report.bom)
         if reason:
             report.skipped.append(f"{target}: {reason}")
+            report.unwritten.add(first)
 
 
 def refusals(root: str, report: FixReport) -> list[str]:

@@ -25,7 +25,7 @@ from ..syntax.ast import Document, Span
 from ..output.catalogue import FIX_TEXT
 from ..engine.findings import Finding
 from ..syntax.parser import LineIndex
-from ..engine.project import STATE_PATH, Project
+from ..engine.project import MAX_FILE_SIZE, STATE_PATH, Project, text_size
 from ..syntax.caching import CachingSource, ParseCache
 from ..syntax.source import ReadError, lone_cr_as_lf
 
@@ -123,12 +123,21 @@ class Session:
     def abspath(self, rel: str) -> str:
         return os.path.join(self.root, *rel.split("/"))
 
+    @property
+    def max_file_size(self) -> int:
+        """The configuration's ``max-file-size`` (the command line's), else the default."""
+        return getattr(self.config, "max_file_size", None) or MAX_FILE_SIZE
+
     def text(self, rel: str) -> Optional[str]:
-        """The editor's text of a file, else its text on disk."""
+        """The editor's text of a file, else its text on disk; None when it
+        is larger than ``max-file-size`` (the lint reports it, SL006), as
+        the command line never reads such a file whole (issue 43: a 20 MB
+        buffer held the server for minutes)."""
         if rel in self.overlay:
-            return self.overlay[rel]
+            text = self.overlay[rel]
+            return None if text_size(text, self.max_file_size) is not None else text
         try:
-            data = self.source.read_bytes(rel)
+            data = self.source.read_bytes(rel, self.max_file_size)
         except ReadError:
             return None
         if data.startswith(b"\xef\xbb\xbf"):

@@ -20,7 +20,10 @@ AC_RE = re.compile(r"(?<![A-Za-z0-9_])AC-(\d+)(?![A-Za-z0-9_])")
 FENCE_RE = re.compile(r"^[ ]{0,3}(`{3,}|~{3,})")
 
 
-HEADING_RE = re.compile(r"^([ ]{0,3})(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
+# The title ends in a character other than a space or tab (the shortest
+# title does): trying the closing sequence after every character of a run of
+# spaces was quadratic in the run (issue 43; the parser's heading the same).
+HEADING_RE = re.compile(r"^([ ]{0,3})(#{1,6})(?:[ \t]+((?:.*?[^ \t\n])??))?(?:[ \t]+#+)?[ \t]*$")
 
 
 # A condition: a list item (bulleted, numbered, or a task item) whose content

@@ -110,7 +110,11 @@ class LineIndex:
         return Span(line + 1, start - starts[line] + 1, end_line + 1, end - starts[end_line] + 1, start, end)
 
 
-_HEADING_RE = re.compile(r"^([ ]{0,3})(#{1,6})([ \t]*)(.*?)([ \t]+#+)?[ \t]*\r?$")
+# The title is empty or ends in a character other than a space or tab: the
+# shortest title (a lazy `.*?`) is always such, and trying the closing
+# sequence after every character of a run of spaces, then failing at its
+# end, was quadratic in the run (issue 43).
+_HEADING_RE = re.compile(r"^([ ]{0,3})(#{1,6})([ \t]*)((?:.*?[^ \t\n])??)([ \t]+#+)?[ \t]*\r?$")
 _BLANK_LINE = re.compile(r"\n[ \t\r]*\n")
 # Conflict markers inside a comment or fenced block (the lexer sees those as
 # one token; git does not care, so neither do we).
