@@ -528,7 +528,6 @@ def _human_size(size: int) -> str:
     return f"{size} bytes"
 
 
-
 def line_end_of(text: str) -> str:
     """A file's own line ending: CRLF when it has one (as the fix builders
     that look decide), a lone CR when it has no line feed at all, else LF."""
@@ -577,6 +576,7 @@ def _own_line_ends(findings: list, project: Project) -> None:
             edits.append(e)
         if any(a is not b for a, b in zip(edits, fix.edits)):
             f.fix = Fix(tuple(edits), fix.applicability, fix.description, fix.renames)
+
 
 def lint(root: str, *, use_git: bool = True, registry: Optional[Registry] = None,
          overlay: Optional[dict] = None, config=None, all_cycles: Optional[bool] = None,
