@@ -258,36 +258,34 @@ def test_an_upgrade_that_adds_the_field_is_clean(tmp_path):
 
 # -- the real projects at the release of their era -------------------------------------------------
 
+def _differences_at(cases, version: str) -> list:
+    """Each case's tree at *version*, checked plainly: what differs from the
+    checker's verdict, and every error of a rule the checker lacks."""
+    rows, known = harness.load_map(), harness.load_known()
+    problems = []
+    for case in cases:
+        case = dict(case, files=at(case["files"], version))
+        o = harness.run_case(case, rows, None, None, known, "plain")
+        problems += [f"{case['id']}: {p}" for p in o.missing + o.extra + o.internal]
+        problems += [f"{case['id']}: {f.code} {f.message}" for f in o.beyond if f.severity == "error"]
+    return problems
+
 def test_real_projects_without_completion_policy_at_0_9_1():
     """Every harvested STATE.md version of both real projects that has no
     CompletionPolicy (the 0.9.x era), at 0.9.1: exactly what the 0.8.0-0.9.x
     checker reports (``versions/realworld-0.8.0``), and no error of a rule it
     lacks."""
-    rows, known = harness.load_map(), harness.load_known()
     cases = [c for c in harness.iter_cases(("versions/realworld-0.8.0.jsonl.gz",))
              if "(CompletionPolicy taken out)" not in c["origin"]]
     assert len(cases) >= 20
-    problems = []
-    for case in cases:
-        case = dict(case, files=at(case["files"], "0.9.1"))
-        o = harness.run_case(case, rows, None, None, known, "plain")
-        problems += [f"{case['id']}: {p}" for p in o.missing + o.extra + o.internal]
-        problems += [f"{case['id']}: {f.code} {f.message}" for f in o.beyond if f.severity == "error"]
-    assert not problems, "\n".join(map(str, problems))
+    assert not _differences_at(cases, "0.9.1")
 
 
 def test_real_projects_with_completion_policy_at_0_12_1():
     """Every harvested version of both real projects that has
     `CompletionPolicy` (the 0.10-0.12 era), at 0.12.1: exactly what the
     newest checker reports, and no error of a rule it lacks."""
-    rows, known = harness.load_map(), harness.load_known()
     cases = [c for c in harness.iter_cases(("realworld.jsonl.gz", "realworld-2.jsonl.gz", "unseen-1.jsonl.gz"))
              if c["id"].startswith(("mcp-", "rw2-", "kg-")) and "CompletionPolicy" in c["files"].get(STATE, "")]
     assert len(cases) >= 50
-    problems = []
-    for case in cases:
-        case = dict(case, files=at(case["files"], "0.12.1"))
-        o = harness.run_case(case, rows, None, None, known, "plain")
-        problems += [f"{case['id']}: {p}" for p in o.missing + o.extra + o.internal]
-        problems += [f"{case['id']}: {f.code} {f.message}" for f in o.beyond if f.severity == "error"]
-    assert not problems, "\n".join(map(str, problems))
+    assert not _differences_at(cases, "0.12.1")
