@@ -238,3 +238,18 @@ def test_the_plain_linter_never_imports_the_servers_dependencies(demo):
     )
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert "LOADED [] 1" in r.stdout, r.stdout[-500:] + r.stderr[-500:]
+
+
+def test_field_hover_lists_the_values_of_the_projects_release():
+    from standards_lint.lsp.fields import describe
+    from standards_lint.model.releases import release_named
+
+    newest = describe("CycleMode", "")
+    assert "`DOCUMENTATION`" in newest
+    old = describe("CycleMode", "", release_named("0.10.0"))
+    assert "`EXPEDITED`" in old and "`DOCUMENTATION`" not in old
+    assert "`COMPLETION_CHANGE`" not in describe("Kind", "Handoff", release_named("0.9.1"))
+    assert "`COMPLETION_CHANGE`" in describe("Kind", "Handoff", release_named("0.10.0"))
+    policy = describe("CompletionPolicy", "Active Work", release_named("0.9.1"))
+    assert "0.8.0" in policy and "not read" in policy and "Allowed values" not in policy
+    assert "Allowed values" in describe("CompletionPolicy", "Active Work", release_named("0.12.1"))

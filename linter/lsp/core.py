@@ -561,13 +561,15 @@ def field_at(doc: Document, offset: int):
     return None
 
 
-def field_hover(doc: Document, offset: int) -> Optional[str]:
+def field_hover(doc: Document, offset: int, release=None) -> Optional[str]:
+    """The hover of the field at *offset*, with the values the project's
+    framework *release* allows."""
     from .fields import describe
 
     f = field_at(doc, offset)
     if f is None:
         return None
-    return describe(f.name, _section_of(doc, f.span.start))
+    return describe(f.name, _section_of(doc, f.span.start), release)
 
 
 def _section_of(doc: Document, offset: int) -> str:

@@ -182,13 +182,24 @@ _BY_SECTION = {
 }
 
 
-def describe(name: str, section: str = "") -> Optional[str]:
-    """Markdown for a hover on the field *name* (inside *section*)."""
+def describe(name: str, section: str = "", release=None) -> Optional[str]:
+    """Markdown for a hover on the field *name* (inside *section*), with the
+    values the project's framework *release* allows (a
+    :class:`~standards_lint.model.releases.Release`; None: the newest)."""
     entry = FIELDS.get(name)
     if entry is None:
         return None
     where, meaning, allowed = entry
     meaning = _BY_SECTION.get((section, name), meaning)
+    if release is not None:
+        if allowed is CYCLE_MODES:
+            allowed = release.cycle_modes
+        elif allowed is HANDOFF_KINDS:
+            allowed = release.handoff_kinds
+        if name in release.derived and section in ("", "Active Work"):
+            return (f"**`{name}`** ({section or 'Active Work'})\n\nFramework {release.name}, the release this "
+                    f"project runs, has no `{name}`: the field is not read, and a STANDARD cycle completes the whole "
+                    f"standard workflow. It is required from 0.10.0 on.\n\nPROTOCOL.md, {where}.")
     if isinstance(allowed, tuple):
         values = ", ".join(f"`{v}`" for v in allowed)
     else:

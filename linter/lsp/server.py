@@ -511,7 +511,7 @@ def build_server():
                 parts.append(rule_hover(r, f, docs_link(session, f.code) or ""))
         doc = session.doc(rel)
         if doc is not None and rel == STATE_PATH:
-            field_text = field_hover(doc, offset)
+            field_text = field_hover(doc, offset, session.last.project.release if session.last is not None else None)
             if field_text:
                 parts.append(field_text)
             title = doc.title
