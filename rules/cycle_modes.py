@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Optional
 
 from standards_lint.syntax.protocol import CYCLE_ID_RE, TERMINAL_STATES
-from standards_lint.model.holding import holding, reviewer_entered
+from standards_lint.model.holding import holding
 from standards_lint.engine.rule import module_rules, report, rule
 from standards_lint.model.accessors import (
     CADENCES,
@@ -272,7 +272,7 @@ def _scheduling_remains(ws: str, frames: list[dict]) -> bool:
 that is at or past `REVIEWING_IMPLEMENTATION` when no implementation or
 increment scheduling remains: no frame left on the stack routes back to
 Developer or Tester work (none counts once a `FORWARD` or `RESUME` has
-entered a Reviewer state) and, during recovery, a `FORWARD` or recovery
+entered a Reviewer state or a state after one) and, during recovery, a `FORWARD` or recovery
 `RESUME` has entered the state ("the full applicable Developer and Tester
 gates must hold", Full Verification Boundary); an unreadable `Handoff.Kind`
 decides nothing.
@@ -306,8 +306,9 @@ def stale_cadence(project):
         # (Full Verification Boundary); until then (an unreadable
         # Handoff.Kind among them) scheduling may remain.
         return
-    # Once a Reviewer state is entered the full gates hold: no frame schedules more work.
-    entered = h is not None and reviewer_entered(ws, h.kind)
+    # Once a FORWARD or RESUME has entered a Reviewer state (or a state after
+    # one) the full gates hold: no frame schedules more work.
+    entered = h is not None and h.reviewer_entry_passed()
     if _scheduling_remains(ws, [] if entered else frames):
         return
     yield clear_pending_cadence_fix(

@@ -57,8 +57,6 @@ FULL_CHECK_STATES = ("REVIEWING_IMPLEMENTATION", "REVIEWING_FINAL", "AWAITING_US
 # Assessment Purposes of a partial Tester assignment (a checkpoint's increment
 # assessment, a scoped correction): the turn-end check's partial gate.
 PARTIAL_PURPOSES = ("INCREMENT", "CORRECTION")
-# The owners whose work comes before a Reviewer state on the STANDARD route.
-EARLIER_OWNERS = ("SCOPING", "ARCHITECTING", "AUDITING", "DEVELOPING", "TESTING")
 
 
 def route_of(cycle_mode: Optional[str], project_mode: Optional[str]) -> tuple[str, ...]:
@@ -181,6 +179,8 @@ class Holding(Frozen):
             # rerun holds no earlier record (its route has no Developer and
             # Tester gates to keep; the rerun finishes them).
             return True
+        if s in ("DEVELOPING", "TESTING") and self.reviewer_entry_passed():
+            return True  # the full Developer and Tester gates hold past Reviewer entry
         if self.top_rerun in (None, "NONE"):
             return False
         return self.kind == "RESUME" and s == self.frm
@@ -197,23 +197,16 @@ class Holding(Frozen):
         gates must hold", Full Verification Boundary)."""
         return self.recovery != "true" or self.kind in ("FORWARD", "RESUME")
 
-    def reviewer_entry_due(self) -> bool:
-        """Whether, in a Reviewer state or later, Tester's unfinished report
-        must already be a FULL assessment: whenever the full gates are due
-        (``full_gates_due``), except while an earlier owner (Scoper,
-        Architect, Auditor, Developer or Tester) is still correcting the top
-        frame (RerunThrough NONE) and the handoff is not the FORWARD that
-        entered the state: only a FORWARD or RESUME *enters* a Reviewer
-        state, and that owner's own RESUME has not happened yet ("Before
-        either a `FORWARD` or recovery `RESUME` enters a Reviewer state, the
-        full applicable Developer and Tester gates must hold for the current
-        implementation, even if another recovery frame remains active", Full
-        Verification Boundary)."""
-        if not self.full_gates_due():
-            return False
-        correcting = (self.recovery == "true" and self.frames > 0 and self.top_rerun == "NONE"
-                      and self.top_owner in EARLIER_OWNERS)
-        return not (correcting and self.kind != "FORWARD")
+    def reviewer_entry_passed(self) -> bool:
+        """A ``FORWARD`` or ``RESUME`` has brought the cycle to a Reviewer
+        state or a later one, on a route with Developer and Tester gates:
+        "Before either a `FORWARD` or recovery `RESUME` enters a Reviewer
+        state, the full applicable Developer and Tester gates must hold for
+        the current implementation, even if another recovery frame remains
+        active" (Full Verification Boundary), whatever frame is left on the
+        stack and whoever owns it; a state after a Reviewer state is reached
+        only past that entry."""
+        return self.kind in ("FORWARD", "RESUME") and "TESTING" in self.route and self._past_reviewer_entry()
 
     def relaxed(self, s: str) -> bool:
         """Whether the records of state *s* are left to their role: at turn

@@ -199,7 +199,15 @@ def test_holding_passed_due_table():
     assert not h("DOCUMENTING", "FORWARD", "REVIEWING_IMPLEMENTATION").passed_due("REVIEWING_IMPLEMENTATION")
     assert h("REVIEWING_IMPLEMENTATION", "FORWARD", "TESTING", rerun="NONE").passed_due("TESTING")
     assert h("DOCUMENTING", "FORWARD", "REVIEWING_IMPLEMENTATION", rerun="NONE").passed_due("TESTING")
-    assert not h("DOCUMENTING", "RESUME", "REVIEWING_IMPLEMENTATION").passed_due("TESTING")
+    assert not h("DOCUMENTING", "RESUME", "REVIEWING_IMPLEMENTATION").passed_due("SCOPING")
+    # Past Reviewer entry (a FORWARD or RESUME into or beyond REVIEWING_IMPLEMENTATION) the Developer
+    # and Tester records are due "even if another recovery frame remains active", its owner correcting
+    # or not (Full Verification Boundary); a FAILURE enters nothing.
+    for rerun in ("SYNCHRONIZING", "NONE"):
+        assert h("DOCUMENTING", "RESUME", "REVIEWING_IMPLEMENTATION", rerun=rerun).passed_due("TESTING")
+        assert h("REVIEWING_FINAL", "RESUME", "DEVELOPING", rerun=rerun).passed_due("DEVELOPING")
+    assert not h("REVIEWING_FINAL", "FAILURE", "DOCUMENTING", rerun="NONE").passed_due("TESTING")
+    assert not h("TESTING", "RESUME", "AUDITING", rerun="NONE").passed_due("DEVELOPING")
     assert not h("DOCUMENTING", "FORWARD", "REVIEWING_IMPLEMENTATION", rerun="NONE").passed_due(
         "REVIEWING_IMPLEMENTATION")
     assert not h("DOCUMENTING", "FAILURE", "REVIEWING_IMPLEMENTATION").passed_due("REVIEWING_IMPLEMENTATION")
