@@ -148,7 +148,12 @@ class Holding(Frozen):
           passed state before the one the top frame interrupted (its
           `From`): those passed their gates before the recovery began, and
           "Scoper, Architect, and Developer must persist their artifact path
-          before their normal completion gate passes" (Active Work).
+          before their normal completion gate passes" (Active Work); but not
+          the path of the top frame's Owner or of a state after it while that
+          owner still corrects (RerunThrough NONE, an Owner that owns the
+          frame's FailureType): "After correcting the defect and passing its
+          applicable gate, that owner decides which already-produced
+          downstream work must be re-established" (Recovery Mechanics, 3).
         """
         if self.recovery != "true":
             return True
@@ -161,6 +166,9 @@ class Holding(Frozen):
                 return True  # no place on the route to measure the rerun from: as outside recovery
             if self.kind == "RESUME" and not self.before(self.frm):
                 return False  # a RESUME back from a later state: the rerun passes the states before again
+            if (self.top_rerun == "NONE" and not self.top_mismatch and self.top_owner in self.route
+                    and not self._before(s, self.top_owner)):
+                return False  # the top frame's owner still corrects: its state and the ones after are the rerun's
             if self.top_from is not None and self.before(s) and self._before(s, self.top_from):
                 return True
             return s == self.frm or self._before(s, self.frm)

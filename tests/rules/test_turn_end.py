@@ -185,10 +185,11 @@ def test_holding_partial_and_relaxed():
 
 
 def test_holding_passed_due_table():
-    def h(state, kind, frm, frames=1, rerun="SYNCHRONIZING", recovery="true", top_from=None):
+    def h(state, kind, frm, frames=1, rerun="SYNCHRONIZING", recovery="true", top_from=None, top_owner=None,
+          mismatch=False):
         return Holding(state=state, route=route_of("STANDARD", "BROWNFIELD"),
                        standard_route=route_of("STANDARD", "BROWNFIELD"), recovery=recovery, kind=kind, frm=frm,
-                       frames=frames, top_rerun=rerun, top_from=top_from)
+                       frames=frames, top_rerun=rerun, top_from=top_from, top_owner=top_owner, top_mismatch=mismatch)
 
     # Outside recovery every passed state is due.
     assert h("DOCUMENTING", "FAILURE", "TESTING", recovery="false").passed_due("TESTING")
@@ -219,6 +220,19 @@ def test_holding_passed_due_table():
     assert h("DEVELOPING", "FORWARD", "AUDITING", top_from="REVIEWING_FINAL").passed_due("SCOPING", path=True)
     assert not h("DEVELOPING", "FORWARD", "AUDITING", top_from="SCOPING").passed_due("SCOPING", path=True)
     assert not h("TESTING", "FAILURE", "DEVELOPING").passed_due("SCOPING", path=True)
+    # ... except the top frame owner's own state and those after it while that owner still corrects
+    # (RerunThrough NONE): it has not yet passed its gate nor planned what is re-established (Recovery
+    # Mechanics, 3).  A frame whose Owner does not own its FailureType names no such correction.
+    assert not h("ARCHITECTING", "RESUME", "AUDITING", rerun="NONE", top_from="ARCHITECTING",
+                 top_owner="SCOPING").passed_due("SCOPING", path=True)
+    assert not h("REVIEWING_FINAL", "RESUME", "DOCUMENTING", rerun="NONE", top_from="SCOPING",
+                 top_owner="AUDITING").passed_due("ARCHITECTING", path=True)
+    assert h("ARCHITECTING", "RESUME", "AUDITING", rerun="ARCHITECTING", top_from="ARCHITECTING",
+             top_owner="SCOPING").passed_due("SCOPING", path=True)
+    assert h("ARCHITECTING", "RESUME", "AUDITING", rerun="NONE", top_from="ARCHITECTING", top_owner="SCOPING",
+             mismatch=True).passed_due("SCOPING", path=True)
+    assert h("TESTING", "FORWARD", "DEVELOPING", rerun="NONE", top_from="TESTING",
+             top_owner="DEVELOPING").passed_due("ARCHITECTING", path=True)
 
 
 def test_holding_full_gates_due():
