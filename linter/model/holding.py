@@ -134,7 +134,10 @@ class Holding(Frozen):
           NONE): the rerun has not reached the others (a FORWARD's own
           source record is the rerun's to finish, as the checker reads it);
           all without a frame to rerun; a FAILURE into sign-off holds them
-          all, since sign-off needs every record;
+          all, since sign-off needs every record, and so does a RESUME into
+          sign-off that leaves a frame whose Owner does not own its
+          FailureType (SL506): it names no correction whose rerun could
+          re-establish them;
         * the record of the state a FORWARD into a Reviewer state came from,
           even while the frame's owner corrects: Reviewer entry keeps "full
           completion checks" (Runtime Tools and Hooks);
@@ -176,6 +179,8 @@ class Holding(Frozen):
             return True
         if self.frames == 0:
             return True  # no frame to rerun (the recovery rules report it)
+        if self.state == "AWAITING_USER_SIGNOFF" and self.kind == "RESUME" and self.top_mismatch:
+            return True  # the frame left names no correction (SL506) that could hold sign-off's records back
         if self.top_mismatch and self.kind == "FORWARD" and self.state != "AWAITING_USER_SIGNOFF":
             return False
         if self.kind == "FORWARD" and self.state in REVIEWER_STATES and s == self.frm and self.before(s):

@@ -213,6 +213,13 @@ def test_holding_passed_due_table():
         "REVIEWING_IMPLEMENTATION")
     assert not h("DOCUMENTING", "FAILURE", "REVIEWING_IMPLEMENTATION").passed_due("REVIEWING_IMPLEMENTATION")
     assert h("AWAITING_USER_SIGNOFF", "FAILURE", "REVIEWING_FINAL", rerun="NONE").passed_due("DOCUMENTING")
+    # A RESUME into sign-off that leaves a frame holds back the records the rerun re-establishes;
+    # a frame whose Owner does not own its FailureType (SL506) names no such correction, and sign-off
+    # needs every record.  A FORWARD there asserts no return either way.
+    assert h("AWAITING_USER_SIGNOFF", "RESUME", "AUDITING", rerun="NONE", mismatch=True).passed_due("REVIEWING_FINAL")
+    assert not h("AWAITING_USER_SIGNOFF", "RESUME", "AUDITING", rerun="NONE").passed_due("REVIEWING_FINAL")
+    assert not h("AWAITING_USER_SIGNOFF", "FORWARD", "SYNCHRONIZING", rerun="NONE",
+                 mismatch=True).passed_due("REVIEWING_FINAL")
     # Paths: Handoff.From and every state before it, after FORWARD or RESUME.
     assert h("REVIEWING_IMPLEMENTATION", "RESUME", "TESTING").passed_due("SCOPING", path=True)
     assert not h("DEVELOPING", "FORWARD", "AUDITING").passed_due("SCOPING", path=True)
