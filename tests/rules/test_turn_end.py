@@ -219,7 +219,7 @@ def test_holding_passed_due_table():
     assert h("AWAITING_USER_SIGNOFF", "RESUME", "AUDITING", rerun="NONE", mismatch=True).passed_due("REVIEWING_FINAL")
     assert not h("AWAITING_USER_SIGNOFF", "RESUME", "AUDITING", rerun="NONE").passed_due("REVIEWING_FINAL")
     assert not h("AWAITING_USER_SIGNOFF", "FORWARD", "SYNCHRONIZING", rerun="NONE",
-                 mismatch=True).passed_due("REVIEWING_FINAL")
+                 mismatch=True).passed_due("SYNCHRONIZING")
     # Paths: Handoff.From and every state before it, after FORWARD or RESUME.
     assert h("REVIEWING_IMPLEMENTATION", "RESUME", "TESTING").passed_due("SCOPING", path=True)
     assert not h("DEVELOPING", "FORWARD", "AUDITING").passed_due("SCOPING", path=True)
