@@ -133,7 +133,9 @@ class Holding(Frozen):
           the top frame's owner is still correcting (its RerunThrough is
           NONE): the rerun has not reached the others (a FORWARD's own
           source record is the rerun's to finish, as the checker reads it);
-          all without a frame to rerun; a FAILURE into sign-off holds them
+          all without a frame to rerun (nor the RESUME's source when the top
+          frame's rerun still passes it: after its Owner, up to its
+          RerunThrough, Recovery Mechanics, 5-6); a FAILURE into sign-off holds them
           all, since sign-off needs every record, and so does a RESUME into
           sign-off that leaves a frame whose Owner does not own its
           FailureType (SL506): it names no correction whose rerun could
@@ -196,7 +198,12 @@ class Holding(Frozen):
             return True  # the full Developer and Tester gates hold past Reviewer entry
         if self.top_rerun in (None, "NONE"):
             return False
-        return self.kind == "RESUME" and s == self.frm
+        if self.kind != "RESUME" or s != self.frm:
+            return False
+        # A source the top frame's rerun still passes (after its Owner, up to RerunThrough)
+        # is that rerun's to re-establish (Recovery Mechanics, 5-6).
+        return not (self.top_owner is not None and self._before(self.top_owner, s)
+                    and not self._before(self.top_rerun, s))
 
     def _before(self, s: str, t: str) -> bool:
         route = self.route if t in self.route else self.standard_route

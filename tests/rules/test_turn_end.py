@@ -220,6 +220,14 @@ def test_holding_passed_due_table():
     assert not h("AWAITING_USER_SIGNOFF", "RESUME", "AUDITING", rerun="NONE").passed_due("REVIEWING_FINAL")
     assert not h("AWAITING_USER_SIGNOFF", "FORWARD", "SYNCHRONIZING", rerun="NONE",
                  mismatch=True).passed_due("SYNCHRONIZING")
+    # A RESUME's source that the top frame's rerun still passes (after its Owner, up to its
+    # RerunThrough) is that rerun's to re-establish; one outside that range is due.
+    assert not h("DOCUMENTING", "RESUME", "REVIEWING_IMPLEMENTATION", rerun="REVIEWING_IMPLEMENTATION",
+                 top_owner="TESTING").passed_due("REVIEWING_IMPLEMENTATION")
+    assert h("DOCUMENTING", "RESUME", "REVIEWING_IMPLEMENTATION", rerun="REVIEWING_IMPLEMENTATION",
+             top_owner="REVIEWING_IMPLEMENTATION").passed_due("REVIEWING_IMPLEMENTATION")
+    assert h("REVIEWING_FINAL", "RESUME", "DOCUMENTING", rerun="REVIEWING_IMPLEMENTATION",
+             top_owner="TESTING").passed_due("DOCUMENTING")
     # Paths: Handoff.From and every state before it, after FORWARD or RESUME.
     assert h("REVIEWING_IMPLEMENTATION", "RESUME", "TESTING").passed_due("SCOPING", path=True)
     assert not h("DEVELOPING", "FORWARD", "AUDITING").passed_due("SCOPING", path=True)
