@@ -202,8 +202,7 @@ class Holding(Frozen):
             return False
         # A source the top frame's rerun still passes (after its Owner, up to RerunThrough)
         # is that rerun's to re-establish (Recovery Mechanics, 5-6).
-        return not (self.top_owner is not None and self._before(self.top_owner, s)
-                    and not self._before(self.top_rerun, s))
+        return not self._rerun_passes(s)
 
     def _before(self, s: str, t: str) -> bool:
         route = self.route if t in self.route else self.standard_route
@@ -262,7 +261,9 @@ class Holding(Frozen):
             return self.before(s) or self.from_held(s) or hook
         if self.recovery != "true" or self.state == "SCOPING":
             return False
-        if self._full_checks():
+        if self._full_checks() and not (self.top_mismatch and self.kind == "FORWARD"):
+            # (a frame whose Owner does not own its FailureType names no correction whose
+            # gate the FORWARD passed: its source's record stays the rerun's, as below)
             return self.before(s)
         # Past a Reviewer entry (a FORWARD or RESUME into or beyond
         # REVIEWING_IMPLEMENTATION on a route with Developer and Tester gates):
@@ -282,6 +283,14 @@ class Holding(Frozen):
         if self.kind == "FORWARD" and own:
             return hook
         return self.from_held(s) or hook
+
+    def _rerun_passes(self, s: str) -> bool:
+        """*s* lies in the top frame's rerun: after its Owner, up to its
+        RerunThrough (Recovery Mechanics, 5-6): its work is that rerun's to
+        re-establish."""
+        if self.top_owner is None or self.top_rerun in (None, "NONE"):
+            return False
+        return self._before(self.top_owner, s) and not self._before(self.top_rerun, s)
 
     def _past_reviewer_entry(self) -> bool:
         """The current state is REVIEWING_IMPLEMENTATION or a later state of

@@ -164,6 +164,18 @@ def test_holding_completion_table():
     assert not holding("SCOPING", "FAILURE", "TESTING", recovery="true", turn_end=True).completion("TESTING")
 
 
+def test_holding_a_forward_under_a_frame_that_names_no_correction_keeps_its_source_the_reruns():
+    # FORWARD DOCUMENTING -> REVIEWING_FINAL while the top frame's Owner does not own its
+    # FailureType (SL506): no correction's gate was passed, so the source's own COMPLETE record stays
+    # the rerun's to finish; the records before Reviewer entry stay held.
+    def h(mismatch):
+        return Holding(state="REVIEWING_FINAL", route=route_of("STANDARD", "BROWNFIELD"),
+                       standard_route=route_of("STANDARD", "BROWNFIELD"), recovery="true", kind="FORWARD",
+                       frm="DOCUMENTING", frames=1, top_rerun="NONE", top_owner="DOCUMENTING", top_mismatch=mismatch)
+    assert h(False).completion("DOCUMENTING") and not h(True).completion("DOCUMENTING")
+    assert h(True).completion("TESTING")
+
+
 def test_holding_turn_end_adds_only_status_records_and_valid_forwards():
     # A design has no Status to claim completion with: FAILURE from ARCHITECTING does not add it.
     rt = holding("TESTING", "FAILURE", "ARCHITECTING", recovery="true", turn_end=True)
