@@ -13,7 +13,7 @@ import re
 from standards_lint.syntax.protocol import CYCLE_ID_RE, TERMINAL_STATES
 from standards_lint.engine.rule import module_rules, report, rule
 from standards_lint.fixes.cycle_ids import respelt_id
-from standards_lint.model.cycle_ids import STATE_PATH, id_field
+from standards_lint.model.cycle_ids import STATE_PATH, finished_at_head, id_field
 from standards_lint.fixes.reveals import REVEALS
 
 CYCLE_TOOL = "node .standards/bin/cycle.mjs new"
@@ -76,8 +76,9 @@ def cycle_id_form(project):
     summary="An active cycle does not reuse the ID of the cycle the last commit finished.",
     explanation="""
 **What it does.** Inside a git repository, compares `.standards/STATE.md` with
-the last commit: when the committed state is `SIGNED_OFF` or `CANCELLED` and
-the working tree has an active (non-terminal) cycle with the same
+the last commit: when the committed state is `SIGNED_OFF` or `CANCELLED` (with
+`CycleMode` reset to `UNSET`, the cycle's ending finished: Cycle Modes, rule 1)
+and the working tree has an active (non-terminal) cycle with the same
 `Active Work.Id`, the finished cycle is being reopened under its old ID.
 
 **Why.** protocol/user-decisions.md, Cycle IDs: "`check` reports ... a cycle
@@ -101,12 +102,10 @@ def cycle_id_reused(project):
     ws = st.workflow_state
     if ws is None or ws in TERMINAL_STATES:
         return
-    head = project.head_state
-    if head is None:
+    finished = finished_at_head(project)
+    if finished is None or finished[0] != f.value:
         return
-    head_ws = head.workflow_state
-    if head_ws not in TERMINAL_STATES or head.aw("Id") != f.value:
-        return
+    head_ws = finished[1]
     yield report((STATE_PATH, f.value_span),
                  f"Active Work.Id `{f.value}` belongs to the cycle the last commit ended in {head_ws}; a finished "
                  f"cycle is never reopened, so a new cycle needs a new ID from `{CYCLE_TOOL}`.")

@@ -13,7 +13,8 @@ from __future__ import annotations
 from typing import Optional
 
 from standards_lint.syntax.protocol import CYCLE_ID_RE, TERMINAL_STATES
-from standards_lint.model.holding import holding, reviewer_entered
+from standards_lint.model.holding import holding
+from standards_lint.model.cycle_ids import finished_at_head
 from standards_lint.engine.rule import module_rules, report, rule
 from standards_lint.model.accessors import (
     CADENCES,
@@ -273,7 +274,7 @@ def _scheduling_remains(ws: str, frames: list[dict]) -> bool:
 that is at or past `REVIEWING_IMPLEMENTATION` when no implementation or
 increment scheduling remains: no frame left on the stack routes back to
 Developer or Tester work (none counts once a `FORWARD` or `RESUME` has
-entered a Reviewer state) and, during recovery, a `FORWARD` or recovery
+entered a Reviewer state or a state after one) and, during recovery, a `FORWARD` or recovery
 `RESUME` has entered the state ("the full applicable Developer and Tester
 gates must hold", Full Verification Boundary); an unreadable `Handoff.Kind`
 decides nothing.
@@ -307,8 +308,9 @@ def stale_cadence(project):
         # (Full Verification Boundary); until then (an unreadable
         # Handoff.Kind among them) scheduling may remain.
         return
-    # Once a Reviewer state is entered the full gates hold: no frame schedules more work.
-    entered = h is not None and reviewer_entered(ws, h.kind)
+    # Once a FORWARD or RESUME has entered a Reviewer state (or a state after
+    # one) the full gates hold: no frame schedules more work.
+    entered = h is not None and h.reviewer_entry_passed()
     if _scheduling_remains(ws, [] if entered else frames):
         return
     yield clear_pending_cadence_fix(
@@ -345,7 +347,10 @@ def _unfinished_at_head(project, sm) -> tuple[Optional[str], Optional[str]]:
 **What it does.** Inside a git repository, compares STATE.md with the last
 commit: when the committed state holds an unfinished `DOCUMENTATION` cycle and
 the working tree keeps its `Active Work.Id` with `CycleMode` `STANDARD` or
-`EXPEDITED`, the cycle was converted in place.
+`EXPEDITED`, the cycle was converted in place. So was a `DOCUMENTATION` cycle
+the working tree holds under the ID of the cycle the last commit finished
+(`SIGNED_OFF` or `CANCELLED`, `CycleMode` reset to `UNSET`): that cycle's mode
+changed under its ID instead of a separate cycle starting with a new one.
 
 **Why.** PROTOCOL.md, Cycle Modes: "A documentation cycle has one fixed
 completion contract and no promotion or in-place mode conversion." The user
@@ -365,6 +370,9 @@ def documentation_converted(project):
     if sm is None:
         return
     mode = cycle_mode(sm)
+    if mode == "DOCUMENTATION":
+        yield from _documentation_under_finished_id(project, sm)
+        return
     if mode not in ("STANDARD", "EXPEDITED"):
         return
     cid, head_mode = _unfinished_at_head(project, sm)
@@ -374,6 +382,24 @@ def documentation_converted(project):
         at(header_field(sm, "CycleMode")),
         f"Cycle `{cid}` was a DOCUMENTATION cycle at the last commit and is now {mode}. A DOCUMENTATION "
         "cycle cannot be converted in place; explicitly cancel it and start a separate cycle with a new ID.",
+    )
+
+
+def _documentation_under_finished_id(project, sm):
+    """A DOCUMENTATION cycle under the ID of the cycle the last commit
+    finished: that cycle, whose mode the ending reset to UNSET, now carries
+    the DOCUMENTATION mode in place of a new cycle with its own ID."""
+    cid = sm.aw("Id")
+    finished = finished_at_head(project)
+    if not cid or not CYCLE_ID_RE.match(cid) or finished is None or finished[0] != cid:
+        return
+    if project.head_state.doc.conflicts or workflow_state(sm) in TERMINAL_STATES:
+        return
+    yield report(
+        at(header_field(sm, "CycleMode")),
+        f"Cycle `{cid}` ended in {finished[1]} at the last commit and is now a DOCUMENTATION cycle under the same "
+        "ID. A DOCUMENTATION cycle cannot be converted in place; explicitly cancel it and start a separate cycle "
+        "with a new ID.",
     )
 
 

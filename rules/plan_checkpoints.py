@@ -4,13 +4,17 @@ increment is defined, its steps done and self-checked."""
 
 from __future__ import annotations
 
+import re
+
 from standards_lint.model.plan import (
     any_checkpoint,
+    cycle_record,
     developer_checkpoint,
     field_anchor,
     load_plan,
     one_field,
     plan_path,
+    tester_assignment,
     value_of,
 )
 from standards_lint.engine.rule import module_rules, report, rule
@@ -132,14 +136,32 @@ def checkpoint_increment_defined(project):
 
 def _checkpoint_closure(project):
     """(N, the steps of Increment N with their dependencies, in plan order)
-    after a Developer CHECKPOINT naming Increment N; with no steps when
-    there is no such checkpoint, plan or increment."""
+    after a Developer CHECKPOINT naming Increment N, or a RESUME into TESTING
+    that restores Tester's suspended assessment of Increment N (the same
+    increment handed to Tester again); with no steps when there is no such
+    handoff, plan or increment."""
     n = developer_checkpoint(project)
+    if n is None:
+        n = _restored_increment(project)
     plan = load_plan(project) if n is not None else None
     inc = plan.increment(n) if plan is not None else None
     if inc is None:
         return n, []
     return n, plan.closure(inc.steps)
+
+
+def _restored_increment(project):
+    """N when a RESUME into TESTING restores Tester's suspended `INCREMENT`
+    assessment of `Increment N` ("When the role receives its corresponding
+    RESUME, restore the assignment")."""
+    st = project.state
+    if st is None or st.workflow_state != "TESTING" or st.ho("Kind") != "RESUME":
+        return None
+    a = tester_assignment(project, load_plan(project), cycle_record(project, "VERIFICATION"))
+    if a is None or not a.restored or a.kind != "INCREMENT":
+        return None
+    m = re.match(r"^Increment ([1-9]\d*)$", a.target or "")
+    return int(m.group(1)) if m else None
 
 
 @rule(
@@ -149,6 +171,7 @@ def _checkpoint_closure(project):
     owner="record",
     summary="A checkpoint's increment steps and their dependencies must be DONE.",
     explanation="""**What it does.** After a `CHECKPOINT` from `DEVELOPING` naming
+`Increment N`, or a `RESUME` into `TESTING` that restores Tester's suspended assessment of
 `Increment N`, reports each step of that increment's `Development Steps`, or of their
 dependencies, that is not `DONE`.
 

@@ -540,10 +540,15 @@ def _none_checks(project):
         elif mode not in ("STANDARD", "DOCUMENTATION"):
             continue  # expedited cycles keep Scope and Architecture NONE
         if name != "Development" and kind == "RESUME" and origin == owner:
-            yield ("SL644", where,
-                   f"Active Work.{name} is NONE, but a successful RESUME from {owner} requires its completed "
-                   f"{noun}; {role} persists the path before its gate passes.",
-                   _pointer_fix(project, name, field))
+            h = holding(project)
+            if h is None or not (h.recovery == "true" and h.frames == 0):
+                # A RESUME that left `Active`: `true` and no frame (SL501) shows no frame
+                # popped after its owner's gate ("After correcting the defect and passing its
+                # applicable gate", Recovery Mechanics, 3-4): no successful return to hold.
+                yield ("SL644", where,
+                       f"Active Work.{name} is NONE, but a successful RESUME from {owner} requires its completed "
+                       f"{noun}; {role} persists the path before its gate passes.",
+                       _pointer_fix(project, name, field))
             continue
         if kind == "PROMOTE" and mode == "STANDARD":
             continue  # a just-promoted cycle re-enters the standard route
@@ -598,7 +603,9 @@ def active_work_path_none_after_phase(project):
     explanation="""
 **What it does.** When the handoff is a `RESUME` from `SCOPING` (or
 `ARCHITECTING`) in a STANDARD or DOCUMENTATION cycle, `Active Work.Scope` (or
-`Active Work.Architecture`) must name the completed artifact.
+`Active Work.Architecture`) must name the completed artifact. A `RESUME` that
+left `Recovery.Active` `true` with no frame (SL501) shows no frame popped after
+its owner's gate, so no successful return is held.
 
 **Why.** PROTOCOL.md, Active Work: "Scoper, Architect, and Developer must
 persist their artifact path before their normal completion gate passes."

@@ -388,8 +388,8 @@ def checkpoint_assessment_target(project):
     summary="Entering a Reviewer state (or later) needs a FULL assessment, even during recovery.",
     explanation="""**What it does.** From `REVIEWING_IMPLEMENTATION` on, reports an
 unfinished verification report whose `Assessment Purpose` is `INCREMENT` or `CORRECTION`.
-While an earlier owner's recovery frame is still being corrected only a `FORWARD`
-is held (it enters the Reviewer state).
+During recovery it is held after the `FORWARD` or `RESUME` that entered the state,
+whatever frame remains on the stack.
 
 **Why.**
 > Before either a `FORWARD` or recovery `RESUME` enters a Reviewer state, the full
@@ -412,7 +412,7 @@ def reviewer_entry_full_purpose(project):
     if st.workflow_state not in REVIEWER_OR_LATER:
         return
     h = holding(project)
-    if h is not None and not h.reviewer_entry_due():
+    if h is not None and not h.full_gates_due():
         return
     p = _purpose(doc)
     if p is None or p == "FULL" or _report_status(doc) == "COMPLETE":

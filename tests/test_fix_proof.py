@@ -45,7 +45,7 @@ import pytest
 from standards_lint.engine.run import lint, load_registry
 from standards_lint.fixes.fixer import fix_project
 
-from .parity.harness import CASE_FILES, MODES, evaluate, iter_cases, load_known, load_map, materialize
+from .parity.harness import CASE_FILES, evaluate, iter_cases, load_known, load_map, materialize, modes_of
 
 CHUNK = 150
 
@@ -198,7 +198,7 @@ def prove(case: dict, registry, counts: Counter) -> list[str]:
         verdict = _verdict_case(case, after_files)
         if verdict is not None:
             counts["fixed trees with a verdict"] += 1
-            for mode in MODES:
+            for mode in modes_of(verdict):
                 findings = after.findings if mode == "plain" else lint(
                     str(root), use_git=True, registry=registry, turn_end=True).findings
                 out = evaluate(verdict, findings, _rows(), _known(), mode)

@@ -17,10 +17,10 @@ _PATHS = Reveals.of("SL701 SL710 SL720 SL721 SL812 SL815 SL816 SL824 SL930",
 _MOVE = Reveals.of("SL850 SL851 SL856 SL880 SL906 SL930 SL931",
                  "a record moved to its fixed path (SL930 carries SL635's move) is read there for the first time: "
                  "its header, status and entries (its suspended assignments among them)")
-_STALE = Reveals.of("SL643 SL720 SL930",
+_STALE = Reveals.of("SL643 SL720 SL721 SL930",
                   "the stale frame popped (Recovery.Active set false), or a frame's Owner set to the owner of its "
-                  "FailureType: the Active Work paths and records the recovery kept from being due are due "
-                  "(Holding reads the stack and the frames' owners)")
+                  "FailureType: the Active Work paths and records the recovery kept from being due or held are "
+                  "due and held (Holding reads the stack and the frames' owners)")
 REVEALS: dict = {
     "SL202": Reveals.of("SL301 SL303 SL313 SL314 SL403 SL415 SL507 SL512 SL513 SL631 SL634 SL636 SL640 SL641 SL643 "
                       "SL701 SL710 SL720 SL721 SL730 SL802 SL816 SL861 SL901 SL902 SL930 SL931 SL937 SL961 SL963",
@@ -42,10 +42,11 @@ REVEALS: dict = {
                       "SL857 SL881 SL884 SL886 SL930 SL962",
                       "Active Work.Id respelt to the ID its records name: those records become this cycle's, so "
                       "their contents (their suspended assignments among them) are checked for the first time"),
-    "SL501": Reveals.of("SL303 SL411 SL513 SL643 SL720 SL833 SL882 SL930 SL937",
+    "SL501": Reveals.of("SL303 SL411 SL513 SL643 SL644 SL720 SL833 SL882 SL930 SL937",
                       "Recovery.Active set to match the stack: the rules that ask whether recovery is active "
                       "(checkpoints, held and due records and paths, recovery gates; the frame a RESUME popped, "
-                      "whose saved assessment Tester restores) read it for the first time"),
+                      "whose saved assessment Tester restores and whose owner's path a successful return "
+                      "needs) read it for the first time"),
     "SL635": _MOVE,
     "SL930": _MOVE,
     "SL640": _PATHS,

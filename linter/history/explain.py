@@ -67,6 +67,7 @@ from ..model.moves import (
     same_state_failure,
     standard_route,
 )
+from ..model.accessors import EXECUTION_MODES
 from ..syntax.protocol import FAILURE_TARGETS, record_path
 
 MAX_SQUASH = 6
@@ -106,12 +107,25 @@ def _ctx(before: Snapshot, after: Snapshot) -> _Ctx:
 def _new_cycles(s: Snapshot, ctx: _Ctx):
     """The cycles a start from *s* may begin: the later version's (never the
     cycle the commit began from: "a finished cycle is never reopened"), or
-    one begun and ended inside the commit."""
+    one begun and ended inside the commit.  A cycle the later version shows
+    ended (its `CycleMode` reset to `UNSET`) or never shows may have had any
+    mode the project allows, each starting in its own first state (Start a
+    cycle; Forward Transitions)."""
     t = ctx.target
     if t.cid != s.cid and t.cid != ctx.before_cid:
-        yield t.cid, t.mode, t.policy
+        for mode in _modes_of(t):
+            yield t.cid, mode, t.policy
     if s.cid != INTERIM:
-        yield INTERIM, t.mode, t.policy
+        for mode in _modes_of(t):
+            yield INTERIM, mode, t.policy
+
+
+def _modes_of(t: Snapshot) -> tuple:
+    """The later version's mode, or, where it shows none (a finished cycle),
+    every execution mode of its project mode (GREENFIELD: STANDARD only)."""
+    if t.mode in EXECUTION_MODES:
+        return (t.mode,)
+    return ("STANDARD",) if t.project_mode == "GREENFIELD" else EXECUTION_MODES
 
 
 def successors(s: Snapshot, ctx: _Ctx):

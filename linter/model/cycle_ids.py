@@ -117,5 +117,21 @@ def _available(project, st, cid: str) -> bool:
     items = st.active_work.items if st.active_work is not None else []
     if any(s.name == "SourceCycle" and s.value == cid for item in items for s in item.fields):
         return False
+    finished = finished_at_head(project)
+    return not (finished is not None and finished[0] == cid)
+
+
+def finished_at_head(project) -> Optional[tuple[str, str]]:
+    """``(Active Work.Id, WorkflowState)`` of the cycle the last commit
+    finished: its STATE.md in `SIGNED_OFF` or `CANCELLED` with `CycleMode`
+    reset to `UNSET`.  Cycle Modes, rule 1: the terminal states "reset
+    `CycleMode` to `UNSET` after the completed or cancelled cycle's
+    mode-specific transition rules have been applied"; a terminal state that
+    still carries a mode has not finished them (SL204: it leaves unclear
+    whether a cycle is active) and names no finished cycle.  None outside git
+    or without such a commit."""
     head = project.head_state
-    return not (head is not None and head.workflow_state in TERMINAL_STATES and head.aw("Id") == cid)
+    if head is None or head.workflow_state not in TERMINAL_STATES or head.cycle_mode != "UNSET":
+        return None
+    cid = head.aw("Id")
+    return (cid, head.workflow_state) if cid else None

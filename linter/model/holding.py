@@ -57,8 +57,6 @@ FULL_CHECK_STATES = ("REVIEWING_IMPLEMENTATION", "REVIEWING_FINAL", "AWAITING_US
 # Assessment Purposes of a partial Tester assignment (a checkpoint's increment
 # assessment, a scoped correction): the turn-end check's partial gate.
 PARTIAL_PURPOSES = ("INCREMENT", "CORRECTION")
-# The owners whose work comes before a Reviewer state on the STANDARD route.
-EARLIER_OWNERS = ("SCOPING", "ARCHITECTING", "AUDITING", "DEVELOPING", "TESTING")
 
 
 def route_of(cycle_mode: Optional[str], project_mode: Optional[str]) -> tuple[str, ...]:
@@ -135,8 +133,13 @@ class Holding(Frozen):
           the top frame's owner is still correcting (its RerunThrough is
           NONE): the rerun has not reached the others (a FORWARD's own
           source record is the rerun's to finish, as the checker reads it);
-          all without a frame to rerun; a FAILURE into sign-off holds them
-          all, since sign-off needs every record;
+          all without a frame to rerun (nor the RESUME's source when the top
+          frame's rerun still passes it: after its Owner, up to its
+          RerunThrough, Recovery Mechanics, 5-6); a FAILURE into sign-off holds them
+          all, since sign-off needs every record, and so does a RESUME into
+          sign-off that leaves a frame whose Owner does not own its
+          FailureType (SL506): it names no correction whose rerun could
+          re-establish them;
         * the record of the state a FORWARD into a Reviewer state came from,
           even while the frame's owner corrects: Reviewer entry keeps "full
           completion checks" (Runtime Tools and Hooks);
@@ -150,7 +153,12 @@ class Holding(Frozen):
           passed state before the one the top frame interrupted (its
           `From`): those passed their gates before the recovery began, and
           "Scoper, Architect, and Developer must persist their artifact path
-          before their normal completion gate passes" (Active Work).
+          before their normal completion gate passes" (Active Work); but not
+          the path of the top frame's Owner or of a state after it while that
+          owner still corrects (RerunThrough NONE, an Owner that owns the
+          frame's FailureType): "After correcting the defect and passing its
+          applicable gate, that owner decides which already-produced
+          downstream work must be re-established" (Recovery Mechanics, 3).
         """
         if self.recovery != "true":
             return True
@@ -163,6 +171,9 @@ class Holding(Frozen):
                 return True  # no place on the route to measure the rerun from: as outside recovery
             if self.kind == "RESUME" and not self.before(self.frm):
                 return False  # a RESUME back from a later state: the rerun passes the states before again
+            if (self.top_rerun == "NONE" and not self.top_mismatch and self.top_owner in self.route
+                    and not self._before(s, self.top_owner)):
+                return False  # the top frame's owner still corrects: its state and the ones after are the rerun's
             if self.top_from is not None and self.before(s) and self._before(s, self.top_from):
                 return True
             return s == self.frm or self._before(s, self.frm)
@@ -183,6 +194,8 @@ class Holding(Frozen):
             return False
         if self.frames == 0:
             return True  # no frame to rerun (the recovery rules report it)
+        if self.state == "AWAITING_USER_SIGNOFF" and self.kind == "RESUME" and self.top_mismatch:
+            return True  # the frame left names no correction (SL506) that could hold sign-off's records back
         if self.top_mismatch and self.kind == "FORWARD" and self.state != "AWAITING_USER_SIGNOFF":
             return False
         if self.kind == "FORWARD" and self.state in REVIEWER_STATES and s == self.frm and self.before(s):
@@ -194,9 +207,15 @@ class Holding(Frozen):
             # rerun holds no earlier record (its route has no Developer and
             # Tester gates to keep; the rerun finishes them).
             return True
+        if s in ("DEVELOPING", "TESTING") and self.reviewer_entry_passed():
+            return True  # the full Developer and Tester gates hold past Reviewer entry
         if self.top_rerun in (None, "NONE"):
             return False
-        return self.kind == "RESUME" and s == self.frm
+        if self.kind != "RESUME" or s != self.frm:
+            return False
+        # A source the top frame's rerun still passes (after its Owner, up to RerunThrough)
+        # is that rerun's to re-establish (Recovery Mechanics, 5-6).
+        return not self._rerun_passes(s)
 
     def _enters_reviewer(self) -> bool:
         """Whether the handoff is a FORWARD or RESUME that entered a
@@ -222,23 +241,16 @@ class Holding(Frozen):
         gates must hold", Full Verification Boundary)."""
         return self.recovery != "true" or self.kind in ("FORWARD", "RESUME")
 
-    def reviewer_entry_due(self) -> bool:
-        """Whether, in a Reviewer state or later, Tester's unfinished report
-        must already be a FULL assessment: whenever the full gates are due
-        (``full_gates_due``), except while an earlier owner (Scoper,
-        Architect, Auditor, Developer or Tester) is still correcting the top
-        frame (RerunThrough NONE) and the handoff is not the FORWARD that
-        entered the state: only a FORWARD or RESUME *enters* a Reviewer
-        state, and that owner's own RESUME has not happened yet ("Before
-        either a `FORWARD` or recovery `RESUME` enters a Reviewer state, the
-        full applicable Developer and Tester gates must hold for the current
-        implementation, even if another recovery frame remains active", Full
-        Verification Boundary)."""
-        if not self.full_gates_due():
-            return False
-        correcting = (self.recovery == "true" and self.frames > 0 and self.top_rerun == "NONE"
-                      and self.top_owner in EARLIER_OWNERS)
-        return not (correcting and self.kind != "FORWARD")
+    def reviewer_entry_passed(self) -> bool:
+        """A ``FORWARD`` or ``RESUME`` has brought the cycle to a Reviewer
+        state or a later one, on a route with Developer and Tester gates:
+        "Before either a `FORWARD` or recovery `RESUME` enters a Reviewer
+        state, the full applicable Developer and Tester gates must hold for
+        the current implementation, even if another recovery frame remains
+        active" (Full Verification Boundary), whatever frame is left on the
+        stack and whoever owns it; a state after a Reviewer state is reached
+        only past that entry."""
+        return self.kind in ("FORWARD", "RESUME") and "TESTING" in self.route and self._past_reviewer_entry()
 
     def relaxed(self, s: str) -> bool:
         """Whether the records of state *s* are left to their role: at turn
@@ -274,7 +286,9 @@ class Holding(Frozen):
             return self.before(s) or self.from_held(s) or hook
         if self.recovery != "true" or self.state == "SCOPING":
             return False
-        if self._full_checks():
+        if self._full_checks() and not (self.top_mismatch and self.kind == "FORWARD"):
+            # (a frame whose Owner does not own its FailureType names no correction whose
+            # gate the FORWARD passed: its source's record stays the rerun's, as below)
             return self.before(s)
         # Past a Reviewer entry (a FORWARD or RESUME into or beyond
         # REVIEWING_IMPLEMENTATION on a route with Developer and Tester gates):
@@ -294,6 +308,14 @@ class Holding(Frozen):
         if self.kind == "FORWARD" and own:
             return hook
         return self.from_held(s) or hook
+
+    def _rerun_passes(self, s: str) -> bool:
+        """*s* lies in the top frame's rerun: after its Owner, up to its
+        RerunThrough (Recovery Mechanics, 5-6): its work is that rerun's to
+        re-establish."""
+        if self.top_owner is None or self.top_rerun in (None, "NONE"):
+            return False
+        return self._before(self.top_owner, s) and not self._before(self.top_rerun, s)
 
     def _past_reviewer_entry(self) -> bool:
         """The current state is REVIEWING_IMPLEMENTATION or a later state of

@@ -606,9 +606,13 @@ def developer_completion_due(project, plan: Optional[Plan], st=None) -> bool:
     if ws not in _AFTER_DEVELOPING:
         return False
     top = top_frame_in_correction(st)
-    if ws != "TESTING" and top is not None and frame_value(top, "Owner") not in _AFTER_DEVELOPING:
-        return False
     h = holding(project)
+    if (ws != "TESTING" and top is not None and frame_value(top, "Owner") not in _AFTER_DEVELOPING
+            and not (h is not None and h.reviewer_entry_passed())):
+        # An earlier owner still corrects: the plan may change again, unless a
+        # FORWARD or RESUME has entered Reviewer, "even if another recovery
+        # frame remains active" (Full Verification Boundary).
+        return False
     if scoped_developer(st, plan) and not reviewer_entered(ws, st.ho("Kind")):
         return False
     if ws == "TESTING" and st.cycle_mode == "STANDARD":

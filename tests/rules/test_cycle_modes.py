@@ -264,6 +264,31 @@ def test_sl317_new_cycle_id_is_not_a_conversion(tmp_path):
     assert found(f, "SL317") == []
 
 
+@pytest.mark.parametrize("ended", [("SIGNED_OFF", "SIGNOFF"), ("CANCELLED", "CANCEL")])
+def test_sl317_documentation_cycle_under_the_id_the_last_commit_finished(tmp_path, ended):
+    # The finished cycle's mode was reset to UNSET; the working tree carries its ID as a DOCUMENTATION cycle.
+    ws, kind = ended
+    head = make_state(ws=ws, mode="UNSET", kind=kind, origin="AUDITING")
+    f = _git_tree(tmp_path, head, make_state(ws="AUDITING", mode="DOCUMENTATION", policy="NONE", kind="NEW_CYCLE",
+                                             origin=ws))
+    assert found(f, "SL317") == [(STATE, 3)] and found(f, "SL261")
+
+
+def test_sl317_a_terminal_state_that_kept_its_mode_finished_no_cycle(tmp_path):
+    # CANCELLED with CycleMode kept (SL204 at that commit): the ending is unfinished, so no cycle was
+    # finished under the ID: neither a conversion nor a reopened ID (SL261).
+    head = make_state(ws="CANCELLED", mode="STANDARD", kind="CANCEL", origin="AUDITING")
+    f = _git_tree(tmp_path, head, make_state(ws="AUDITING", mode="DOCUMENTATION", policy="NONE", kind="NEW_CYCLE",
+                                             origin="CANCELLED"))
+    assert found(f, "SL317") == [] and found(f, "SL261") == []
+
+
+def test_sl317_a_new_standard_cycle_under_a_finished_id_is_sl261_only(tmp_path):
+    head = make_state(ws="SIGNED_OFF", mode="UNSET", kind="SIGNOFF", origin="AWAITING_USER_SIGNOFF")
+    f = _git_tree(tmp_path, head, make_state(ws="AUDITING", kind="NEW_CYCLE", origin="SIGNED_OFF"))
+    assert found(f, "SL317") == [] and found(f, "SL261")
+
+
 def test_conflicted_state_silences_cycle_mode_rules(lint_tree):
     state = make_state(ws="TESTING", mode="DOCUMENTATION", policy="NONE").replace(
         "## Handoff", "<<<<<<< HEAD\n=======\n>>>>>>> other\n\n## Handoff"

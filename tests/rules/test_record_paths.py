@@ -227,6 +227,19 @@ def test_none_on_resume_from_scoping(lint_tree):
     assert found(findings, "SL643") == []
 
 
+def test_none_on_resume_that_left_recovery_active_without_a_frame(lint_tree):
+    # The RESUME popped the last frame but left `Active`: `true` (SL501): no frame shows a
+    # return after the owner's gate, so neither the source's path (SL644) nor SL643 is held.
+    st = state(scope="NONE", ws="ARCHITECTING", kind="RESUME", frm="SCOPING").replace(
+        "## Recovery\n\n`Active`: `false`", "## Recovery\n\n`Active`: `true`")
+    assert "`Active`: `true`" in st
+    findings = lint_tree(dict(RECORDS), state=st)
+    assert found(findings, "SL501") and found(findings, "SL644") == [] and found(findings, "SL643") == []
+    # The same RESUME with the stack left consistent is held.
+    findings = run(lint_tree, {}, scope="NONE", ws="ARCHITECTING", kind="RESUME", frm="SCOPING")
+    assert found(findings, "SL644") == [(".standards/STATE.md", 9)]
+
+
 def test_a_record_at_another_types_fixed_path_is_not_first_for_that(lint_tree):
     # A SCOPE record standing at the verification report's path: the scope has
     # no fixed path, so the first SCOPE record is the first by path.

@@ -119,6 +119,24 @@ def test_restore_suspended_assessment(lint_tree):
     assert found(lint_tree, tree(st=state(**RESUMED), pl=pl, rp=ok), "SL882") == []
 
 
+def test_a_restored_increment_assessment_needs_its_steps_done(lint_tree):
+    # The RESUME into TESTING restores Tester's suspended assessment of Increment 1: the same
+    # increment is handed over again, so its steps must be DONE (Checkpoint Handoffs), as after
+    # the CHECKPOINT that first handed it over (SL833).
+    saved = suspended(1, "1", "A defect.", "INCREMENT", "Increment 1")
+    rp = report(purpose="INCREMENT", target="Increment 1") + "\n" + saved
+    open_step = STEP_DONE.replace("`Status`: `DONE`", "`Status`: `IN_PROGRESS`")
+    pl = plan(cadence="INCREMENTAL", current="1", increments=INCREMENTS, steps=(open_step,))
+    [f] = found(lint_tree, tree(st=state(**RESUMED), pl=pl, rp=rp), "SL833")
+    assert (f.path, f.line) == (PLAN_PATH, line_of(pl, "`Status`: `IN_PROGRESS` `Depends On`"))
+    done = plan(cadence="INCREMENTAL", current="1", increments=INCREMENTS, steps=(STEP_DONE,))
+    assert found(lint_tree, tree(st=state(**RESUMED), pl=done, rp=rp), "SL833") == []
+    # a RESUME that restores a FULL or CORRECTION assessment hands over no increment
+    full = report(purpose="CORRECTION", target="Repair assertion") + "\n" + suspended(
+        1, "1", "A defect.", "CORRECTION", "Repair assertion")
+    assert found(lint_tree, tree(st=state(**RESUMED), pl=pl, rp=full), "SL833") == []
+
+
 def test_scoped_correction_purpose(lint_tree):
     rp = report(purpose="FULL", target="NONE")
     [f] = found(lint_tree, tree(st=state(**TESTER_FIX), pl=plan(notes=DEV_SAVED), rp=rp), "SL883")

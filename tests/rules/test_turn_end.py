@@ -164,6 +164,18 @@ def test_holding_completion_table():
     assert not holding("SCOPING", "FAILURE", "TESTING", recovery="true", turn_end=True).completion("TESTING")
 
 
+def test_holding_a_forward_under_a_frame_that_names_no_correction_keeps_its_source_the_reruns():
+    # FORWARD DOCUMENTING -> REVIEWING_FINAL while the top frame's Owner does not own its
+    # FailureType (SL506): no correction's gate was passed, so the source's own COMPLETE record stays
+    # the rerun's to finish; the records before Reviewer entry stay held.
+    def h(mismatch):
+        return Holding(state="REVIEWING_FINAL", route=route_of("STANDARD", "BROWNFIELD"),
+                       standard_route=route_of("STANDARD", "BROWNFIELD"), recovery="true", kind="FORWARD",
+                       frm="DOCUMENTING", frames=1, top_rerun="NONE", top_owner="DOCUMENTING", top_mismatch=mismatch)
+    assert h(False).completion("DOCUMENTING") and not h(True).completion("DOCUMENTING")
+    assert h(True).completion("TESTING")
+
+
 def test_holding_turn_end_adds_only_status_records_and_valid_forwards():
     # A design has no Status to claim completion with: FAILURE from ARCHITECTING does not add it.
     rt = holding("TESTING", "FAILURE", "ARCHITECTING", recovery="true", turn_end=True)
@@ -185,10 +197,11 @@ def test_holding_partial_and_relaxed():
 
 
 def test_holding_passed_due_table():
-    def h(state, kind, frm, frames=1, rerun="SYNCHRONIZING", recovery="true", top_from=None):
+    def h(state, kind, frm, frames=1, rerun="SYNCHRONIZING", recovery="true", top_from=None, top_owner=None,
+          mismatch=False):
         return Holding(state=state, route=route_of("STANDARD", "BROWNFIELD"),
                        standard_route=route_of("STANDARD", "BROWNFIELD"), recovery=recovery, kind=kind, frm=frm,
-                       frames=frames, top_rerun=rerun, top_from=top_from)
+                       frames=frames, top_rerun=rerun, top_from=top_from, top_owner=top_owner, top_mismatch=mismatch)
 
     # Outside recovery every passed state is due.
     assert h("DOCUMENTING", "FAILURE", "TESTING", recovery="false").passed_due("TESTING")
@@ -199,11 +212,34 @@ def test_holding_passed_due_table():
     assert not h("DOCUMENTING", "FORWARD", "REVIEWING_IMPLEMENTATION").passed_due("REVIEWING_IMPLEMENTATION")
     assert h("REVIEWING_IMPLEMENTATION", "FORWARD", "TESTING", rerun="NONE").passed_due("TESTING")
     assert h("DOCUMENTING", "FORWARD", "REVIEWING_IMPLEMENTATION", rerun="NONE").passed_due("TESTING")
-    assert not h("DOCUMENTING", "RESUME", "REVIEWING_IMPLEMENTATION").passed_due("TESTING")
+    assert not h("DOCUMENTING", "RESUME", "REVIEWING_IMPLEMENTATION").passed_due("SCOPING")
+    # Past Reviewer entry (a FORWARD or RESUME into or beyond REVIEWING_IMPLEMENTATION) the Developer
+    # and Tester records are due "even if another recovery frame remains active", its owner correcting
+    # or not (Full Verification Boundary); a FAILURE enters nothing.
+    for rerun in ("SYNCHRONIZING", "NONE"):
+        assert h("DOCUMENTING", "RESUME", "REVIEWING_IMPLEMENTATION", rerun=rerun).passed_due("TESTING")
+        assert h("REVIEWING_FINAL", "RESUME", "DEVELOPING", rerun=rerun).passed_due("DEVELOPING")
+    assert not h("REVIEWING_FINAL", "FAILURE", "DOCUMENTING", rerun="NONE").passed_due("TESTING")
+    assert not h("TESTING", "RESUME", "AUDITING", rerun="NONE").passed_due("DEVELOPING")
     assert not h("DOCUMENTING", "FORWARD", "REVIEWING_IMPLEMENTATION", rerun="NONE").passed_due(
         "REVIEWING_IMPLEMENTATION")
     assert not h("DOCUMENTING", "FAILURE", "REVIEWING_IMPLEMENTATION").passed_due("REVIEWING_IMPLEMENTATION")
     assert h("AWAITING_USER_SIGNOFF", "FAILURE", "REVIEWING_FINAL", rerun="NONE").passed_due("DOCUMENTING")
+    # A RESUME into sign-off that leaves a frame holds back the records the rerun re-establishes;
+    # a frame whose Owner does not own its FailureType (SL506) names no such correction, and sign-off
+    # needs every record.  A FORWARD there asserts no return either way.
+    assert h("AWAITING_USER_SIGNOFF", "RESUME", "AUDITING", rerun="NONE", mismatch=True).passed_due("REVIEWING_FINAL")
+    assert not h("AWAITING_USER_SIGNOFF", "RESUME", "AUDITING", rerun="NONE").passed_due("REVIEWING_FINAL")
+    assert not h("AWAITING_USER_SIGNOFF", "FORWARD", "SYNCHRONIZING", rerun="NONE",
+                 mismatch=True).passed_due("SYNCHRONIZING")
+    # A RESUME's source that the top frame's rerun still passes (after its Owner, up to its
+    # RerunThrough) is that rerun's to re-establish; one outside that range is due.
+    assert not h("DOCUMENTING", "RESUME", "REVIEWING_IMPLEMENTATION", rerun="REVIEWING_IMPLEMENTATION",
+                 top_owner="TESTING").passed_due("REVIEWING_IMPLEMENTATION")
+    assert h("DOCUMENTING", "RESUME", "REVIEWING_IMPLEMENTATION", rerun="REVIEWING_IMPLEMENTATION",
+             top_owner="REVIEWING_IMPLEMENTATION").passed_due("REVIEWING_IMPLEMENTATION")
+    assert h("REVIEWING_FINAL", "RESUME", "DOCUMENTING", rerun="REVIEWING_IMPLEMENTATION",
+             top_owner="TESTING").passed_due("DOCUMENTING")
     # Paths: Handoff.From and every state before it, after FORWARD or RESUME.
     assert h("REVIEWING_IMPLEMENTATION", "RESUME", "TESTING").passed_due("SCOPING", path=True)
     assert not h("DEVELOPING", "FORWARD", "AUDITING").passed_due("SCOPING", path=True)
@@ -211,6 +247,19 @@ def test_holding_passed_due_table():
     assert h("DEVELOPING", "FORWARD", "AUDITING", top_from="REVIEWING_FINAL").passed_due("SCOPING", path=True)
     assert not h("DEVELOPING", "FORWARD", "AUDITING", top_from="SCOPING").passed_due("SCOPING", path=True)
     assert not h("TESTING", "FAILURE", "DEVELOPING").passed_due("SCOPING", path=True)
+    # ... except the top frame owner's own state and those after it while that owner still corrects
+    # (RerunThrough NONE): it has not yet passed its gate nor planned what is re-established (Recovery
+    # Mechanics, 3).  A frame whose Owner does not own its FailureType names no such correction.
+    assert not h("ARCHITECTING", "RESUME", "AUDITING", rerun="NONE", top_from="ARCHITECTING",
+                 top_owner="SCOPING").passed_due("SCOPING", path=True)
+    assert not h("REVIEWING_FINAL", "RESUME", "DOCUMENTING", rerun="NONE", top_from="SCOPING",
+                 top_owner="AUDITING").passed_due("ARCHITECTING", path=True)
+    assert h("ARCHITECTING", "RESUME", "AUDITING", rerun="ARCHITECTING", top_from="ARCHITECTING",
+             top_owner="SCOPING").passed_due("SCOPING", path=True)
+    assert h("ARCHITECTING", "RESUME", "AUDITING", rerun="NONE", top_from="ARCHITECTING", top_owner="SCOPING",
+             mismatch=True).passed_due("SCOPING", path=True)
+    assert h("TESTING", "FORWARD", "DEVELOPING", rerun="NONE", top_from="TESTING",
+             top_owner="DEVELOPING").passed_due("ARCHITECTING", path=True)
 
 
 def test_holding_full_gates_due():
