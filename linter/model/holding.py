@@ -307,6 +307,13 @@ class Holding(Frozen):
             return hook or (self.kind == "RESUME" and self.top_rerun not in (None, "NONE") and self.from_held(s))
         if self.kind == "FORWARD" and own:
             return hook
+        if self.kind == "RESUME" and s == "REVIEWING_IMPLEMENTATION" and "TESTING" in self.route:
+            # "During recovery, when `check` otherwise holds only the current
+            # state's `COMPLETE` records" (Runtime Tools and Hooks): the
+            # implementation Reviewer's return to a later state is held at
+            # turn end only (a RESUME from REVIEWING_FINAL must be COMPLETE,
+            # "Reviewer has no corrective-return exception", and stays held).
+            return hook
         return self.from_held(s) or hook
 
     def _rerun_passes(self, s: str) -> bool:

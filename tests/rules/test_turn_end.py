@@ -376,10 +376,26 @@ def test_holding_passed_due_across_reviewer_entry():
     # Reviewer state, or from before the first one to past it.
     assert h("REVIEWING_FINAL", "RESUME", "DOCUMENTING", "ARCHITECTING").passed_due("TESTING")
     assert h("DOCUMENTING", "RESUME", "DEVELOPING", "SCOPING").passed_due("TESTING")
-    assert not h("DOCUMENTING", "RESUME", "REVIEWING_IMPLEMENTATION", "SCOPING").passed_due("TESTING")
     # The implementation review under a frame whose Owner comes before it is
     # the rerun's to redo; not under an Owner after it, nor at sign-off.
     assert not h("SYNCHRONIZING", "FORWARD", "REVIEWING_FINAL", "SCOPING").passed_due("REVIEWING_IMPLEMENTATION")
     assert not h("REVIEWING_FINAL", "RESUME", "AUDITING", None, frames=0).passed_due("REVIEWING_IMPLEMENTATION")
     assert h("REVIEWING_FINAL", "FORWARD", "DOCUMENTING", "DOCUMENTING").passed_due("REVIEWING_IMPLEMENTATION")
     assert h("AWAITING_USER_SIGNOFF", "FORWARD", "SYNCHRONIZING", "SCOPING").passed_due("REVIEWING_IMPLEMENTATION")
+
+
+def test_holding_completion_of_a_reviewers_resume_source():
+    """"During recovery, when `check` otherwise holds only the current
+    state's `COMPLETE` records, the hook instead holds those of the state
+    named in `Handoff.From`" (Runtime Tools and Hooks): the implementation
+    review a RESUME came back from is held at turn end only; the final
+    review a RESUME came from stays held (it must be COMPLETE: "Reviewer has
+    no corrective-return exception")."""
+    def h(state, frm, mode, turn_end):
+        return Holding(state=state, route=route_of(mode, "BROWNFIELD"),
+                       standard_route=route_of("STANDARD", "BROWNFIELD"), recovery="true", kind="RESUME", frm=frm,
+                       frames=1, top_rerun="SYNCHRONIZING", top_owner="SCOPING", turn_end=turn_end)
+
+    assert not h("DOCUMENTING", "REVIEWING_IMPLEMENTATION", "STANDARD", False).completion("REVIEWING_IMPLEMENTATION")
+    assert h("DOCUMENTING", "REVIEWING_IMPLEMENTATION", "STANDARD", True).completion("REVIEWING_IMPLEMENTATION")
+    assert h("SYNCHRONIZING", "REVIEWING_FINAL", "DOCUMENTATION", False).completion("REVIEWING_FINAL")
