@@ -289,3 +289,20 @@ def test_real_projects_with_completion_policy_at_0_12_1():
              if c["id"].startswith(("mcp-", "rw2-", "kg-")) and "CompletionPolicy" in c["files"].get(STATE, "")]
     assert len(cases) >= 50
     assert not _differences_at(cases, "0.12.1")
+
+
+def test_a_cycle_begun_inside_a_squash_has_a_mode_of_the_projects_release(tmp_path):
+    """The history's squash search tries, for a cycle the later version shows
+    ended, every mode the project's release has: no DOCUMENTATION cycle
+    before 0.11.0."""
+    from standards_lint.history.explain import _modes_of
+    from standards_lint.model import model_of
+    from standards_lint.model.moves import snapshot
+
+    tree = clean(Id="UNSET")
+    for version, expected in (("0.10.0", ("STANDARD", "EXPEDITED")),
+                              ("0.11.0", ("STANDARD", "EXPEDITED", "DOCUMENTATION"))):
+        write_tree(tmp_path / version, at(tree, version))
+        project = lint(str(tmp_path / version), use_git=False).project
+        snap = snapshot(model_of(project))
+        assert snap.mode not in expected and _modes_of(snap) == expected

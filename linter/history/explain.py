@@ -122,10 +122,11 @@ def _new_cycles(s: Snapshot, ctx: _Ctx):
 
 def _modes_of(t: Snapshot) -> tuple:
     """The later version's mode, or, where it shows none (a finished cycle),
-    every execution mode of its project mode (GREENFIELD: STANDARD only)."""
+    every execution mode of its project mode (GREENFIELD: STANDARD only) that
+    the project's framework release has (no DOCUMENTATION before 0.11.0)."""
     if t.mode in EXECUTION_MODES:
         return (t.mode,)
-    return ("STANDARD",) if t.project_mode == "GREENFIELD" else EXECUTION_MODES
+    return ("STANDARD",) if t.project_mode == "GREENFIELD" else tuple(m for m in EXECUTION_MODES if m in t.modes)
 
 
 def successors(s: Snapshot, ctx: _Ctx):

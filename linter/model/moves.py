@@ -70,6 +70,9 @@ class Snapshot(NamedTuple):
     frames: tuple
     obligations: tuple
     blocked_on: str
+    # The cycle modes the project's framework release has (model.releases):
+    # what a cycle begun inside a squash may have been.
+    modes: tuple = ("STANDARD", "EXPEDITED", "DOCUMENTATION")
 
     @property
     def terminal(self) -> bool:
@@ -99,7 +102,8 @@ def snapshot(model) -> Optional[Snapshot]:
     h = wf.handoff
     return Snapshot(_raw(wf.id), wf.state.value, _raw(wf.cycle_mode), _raw(wf.completion_policy),
                     wf.project_mode.value or "BROWNFIELD", _raw(h.kind), _raw(h.from_), _raw(h.failure_type),
-                    _raw(h.reason), frames, obligations, _raw(wf.blocked_on))
+                    _raw(h.reason), frames, obligations, _raw(wf.blocked_on),
+                    tuple(m for m in wf.modes if m != "UNSET"))
 
 
 # -- the route ---------------------------------------------------------------
