@@ -306,3 +306,12 @@ def test_a_cycle_begun_inside_a_squash_has_a_mode_of_the_projects_release(tmp_pa
         project = lint(str(tmp_path / version), use_git=False).project
         snap = snapshot(model_of(project))
         assert snap.mode not in expected and _modes_of(snap) == expected
+
+
+def test_status_says_a_policy_the_release_implies(tmp_path, capsys):
+    write_tree(tmp_path, at(without_policy(clean(WorkflowState="DEVELOPING", CycleMode="STANDARD")), "0.9.1"))
+    assert cli.main(["status", str(tmp_path), "--format", "json"]) == 0
+    cycle = json.loads(capsys.readouterr().out)["cycle"]
+    assert cycle["completion_policy"] == "FULL_DELIVERABLE" and cycle["completion_policy_implied"] is True
+    cli.main(["status", str(tmp_path)])
+    assert "FULL_DELIVERABLE (implied: framework 0.8.0 has no CompletionPolicy)" in capsys.readouterr().out

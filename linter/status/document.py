@@ -149,6 +149,9 @@ class _Builder:
             "request": r(wf.request, "Active Work"),
             "mode": r(wf.cycle_mode),
             "completion_policy": r(wf.completion_policy, "Active Work"),
+            # The project's release has no CompletionPolicy: the value is the
+            # one it implies (model.releases), not read from STATE.md.
+            "completion_policy_implied": "CompletionPolicy" in self.m.release.derived,
             "project_mode": self.read(wf.project_mode, "MODE.md", MODE_PATH),
             "active": bool(m.cycle.active),
             "blocked_on": r(wf.blocked_on, "Active Work"),

@@ -49,6 +49,13 @@ def _value(v) -> str:
     return v if v is not None else "?"
 
 
+def _implied(doc: dict) -> str:
+    """After the completion policy: that the release has none and implies it."""
+    if not doc["cycle"].get("completion_policy_implied"):
+        return ""
+    return f" (implied: framework {doc['release']['release']} has no CompletionPolicy)"
+
+
 def release_text(rel: dict) -> str:
     """The framework release line: ``0.8.0 (0.9.1, VERSION.json)``; a
     version outside the known releases says so."""
@@ -70,7 +77,7 @@ def render_text(doc: dict, *, color: bool = False) -> str:
     if cyc["request"] is not None:
         add(f"{label('Request')}{shorten(cyc['request'])}")
     add(f"{label('Mode')}cycle {_value(cyc['mode'])} · completion policy {_value(cyc['completion_policy'])}"
-        f" · project {_value(cyc['project_mode'])}")
+        f"{_implied(doc)} · project {_value(cyc['project_mode'])}")
     add(f"{label('Release')}{release_text(doc['release'])}")
     for u in doc["unreadable"]:
         add(f"{label('Unreadable')}{u['text']}" + (f" [{u['where']}]" if u["where"] not in (
@@ -259,8 +266,8 @@ def render_markdown(doc: dict, *, chart: bool = True) -> str:
     rows.append(("Cycle", f"`{cyc['id']}`" if cyc["id"] else "?"))
     if cyc["request"] is not None:
         rows.append(("Request", _md(shorten(cyc["request"]))))
-    rows.append(("Mode", f"cycle {_md(cyc['mode'])} · completion policy {_md(cyc['completion_policy'])} · "
-                         f"project {_md(cyc['project_mode'])}"))
+    rows.append(("Mode", f"cycle {_md(cyc['mode'])} · completion policy {_md(cyc['completion_policy'])}"
+                         f"{_implied(doc)} · project {_md(cyc['project_mode'])}"))
     rows.append(("Release", _md(release_text(doc["release"]))))
     for u in doc["unreadable"]:
         rows.append(("Unreadable", _md(u["text"])))
