@@ -523,3 +523,17 @@ def test_fix_for_given_codes_is_diff_with_select(tmp_path, env):
         one = service.call("fix", {"codes": [code], "unsafe": True})
         assert set(one["codes"]) == {code}
         assert one["diff"] == _in_process(str(root), "--diff", "--unsafe-fixes", "--select", code)
+
+
+def test_check_by_another_framework_release(tmp_path, env):
+    """`target_version` chooses the release as --target-version does
+    (docs/releases.md); the answer says so, and a bad one is a tool error."""
+    root = materialize(_case("mut-0005"), str(tmp_path))
+    service = Service(cwd=str(root))
+    own = service.call("check", {})["summary"]["release"]
+    assert own["source"] == "VERSION.json"
+    other = service.call("check", {"target_version": "0.9.1"})["summary"]["release"]
+    assert other == {"release": "0.8.0", "requested": "0.9.1", "source": "MCP request", "beyond": None}
+    assert service.call("check", {})["summary"]["release"] == own  # not the other answer, cached or not
+    with pytest.raises(Exception, match="target_version"):
+        service.call("check", {"target_version": "soon"})

@@ -57,7 +57,8 @@ DESCRIPTIONS = {
     "check": "Lint the workflow files: every finding with code, message, path, line, owner and fix, and a summary "
              "(the `standards-lint --format json` document). Give `role` to get that role's findings counted in "
              "`summary.role` (a forward handoff needs `owned_errors` 0); `turn_end` for the Stop hook's "
-             "end-of-turn check; `select`/`ignore` to narrow the codes. Read-only.",
+             "end-of-turn check; `select`/`ignore` to narrow the codes; `target_version` to check by another framework "
+             "release's rules (`summary.release` says which was used). Read-only.",
     "explain": "A rule's page by code: what it checks, why (the protocol's words), who owns it, its fix safety, "
                "a failing and a passing example (`standards-lint rule CODE`). Read-only.",
     "fix": "The fixes for the given codes (default: all) as a unified diff, nothing written (`standards-lint "
@@ -91,6 +92,8 @@ TOOLS: dict[str, dict] = {
                          "default": False},
             "select": {**CODES_PROP, "description": "Only these codes or prefixes (replaces the configuration's)."},
             "ignore": {**CODES_PROP, "description": "Never these codes or prefixes."},
+            "target_version": {"type": "string", "description": "Check by this framework release's rules "
+                               "(--target-version; default: the configuration's, else .standards/VERSION.json)."},
         }, "additionalProperties": False},
         "output": {"type": "object", "required": ["findings", "summary"],
                    "properties": {"findings": {"type": "array", "items": FINDING_SCHEMA},
@@ -304,12 +307,14 @@ class Service:
         return r
 
     @staticmethod
-    def _config(root: str, select=None, ignore=None):
-        from ..engine.config import ConfigError, load_config, validate_codes
+    def _config(root: str, select=None, ignore=None, target_version=None):
+        from ..engine.config import ConfigError, load_config, target_version as version_of, validate_codes
         from ..engine.run import LINTER_CODES, registry_for
 
         try:
             config = load_config(root)
+            if target_version is not None:
+                config.target_version = (version_of(target_version, "`target_version`"), "MCP request")
             if select is not None:
                 config.select = list(select)
             if ignore is not None:
@@ -451,7 +456,7 @@ class Service:
         return self._cached(r, ("status",), compute)
 
     def tool_check(self, path: Optional[str] = None, role: Optional[str] = None, turn_end=None,
-                   select=None, ignore=None) -> dict:
+                   select=None, ignore=None, target_version=None) -> dict:
         from ..output.formats import json_document
         from ..syntax.protocol import ROLES
 
@@ -464,11 +469,11 @@ class Service:
         r = self._root(path)
 
         def compute():
-            config, registry = self._config(r.root, select, ignore)
+            config, registry = self._config(r.root, select, ignore, target_version)
             return json_document(self._lint(r, config, registry, turn_end), role)
 
         q = ("check", role, turn_end, tuple(select) if select is not None else None,
-             tuple(ignore) if ignore is not None else None)
+             tuple(ignore) if ignore is not None else None, target_version)
         return self._cached(r, q, compute)
 
     def _registry(self, path: Optional[str]):
