@@ -103,7 +103,8 @@ def test_lists_the_tools_with_schemas_and_true_annotations(tmp_path, env):
         assert a.destructive_hint is (not read_only)
         assert a.idempotent_hint is True and a.open_world_hint is False
     assert tools["explain"].input_schema["required"] == ["code"]
-    assert set(tools["check"].input_schema["properties"]) == {"path", "role", "turn_end", "select", "ignore"}
+    assert set(tools["check"].input_schema["properties"]) == {"path", "role", "turn_end", "select", "ignore",
+                                                             "target_version"}
     assert set(tools["fix"].input_schema["properties"]) == {"path", "codes", "apply", "unsafe", "turn_end"}
 
 
@@ -309,7 +310,7 @@ def test_the_first_answer_is_keyed_as_a_later_walk_keys_it(tmp_path, env):
             service.settle()
             assert not service.unsettled
             (key, _), = service._roots[str(root)].answers.values()
-            assert key == _full_walk_key(root, ("check", None, False, None, None))
+            assert key == _full_walk_key(root, ("check", None, False, None, None, None))
         assert service.call("check", {}) == first and service.hits == 1
         assert not service.unsettled
     assert first == json.loads(_in_process(str(root), "--format", "json", "--no-cache"))
