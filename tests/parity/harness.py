@@ -185,11 +185,12 @@ def run_case(case: dict, rows: list[Row], registry=None, base: Optional[str] = N
 
 
 def run_case_modes(case: dict, rows: list[Row], registry=None, base: Optional[str] = None, known=None,
-                   modes=None, results: Optional[dict] = None) -> dict:
+                   modes=None, results: Optional[dict] = None, inspect=None) -> dict:
     """Materialize the case once and run it in each of *modes* (default: the
     modes it holds a verdict for, :func:`modes_of`); *results*, when given,
     receives each mode's lint result (for checks that read the same run,
-    such as the status of the tree)."""
+    such as the status of the tree); *inspect(mode, result)*, when given, is
+    called with each while the tree is still on disk (the outputs of it)."""
     from standards_lint.engine.run import lint
 
     root = materialize(case, base)
@@ -200,6 +201,8 @@ def run_case_modes(case: dict, rows: list[Row], registry=None, base: Optional[st
             out[mode] = evaluate(case, result.findings, rows, known, mode)
             if results is not None:
                 results[mode] = result
+            if inspect is not None:  # while the tree is still on disk
+                inspect(mode, result)
         return out
     finally:
         shutil.rmtree(root, ignore_errors=True)

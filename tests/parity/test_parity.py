@@ -4,6 +4,7 @@ checker found (``expected``) and what its Stop hook's turn-end check found
 
 from __future__ import annotations
 
+import json
 import os
 
 from pathlib import Path
@@ -16,6 +17,8 @@ except ModuleNotFoundError:  # Python < 3.11
     import tomli as tomllib
 
 from standards_lint.engine.run import load_registry
+from standards_lint.output.formats import render_json
+from standards_lint.output.sarif import render_sarif
 
 from collections import Counter
 
@@ -71,11 +74,22 @@ def _param(case):
 
 @pytest.mark.parametrize("case", [_param(c) for c in CASES])
 def test_parity_case(case):
-    """One materialized tree, checked plainly and at the end of a turn, and
-    its status (the next action) from the plain run."""
-    results = {}
-    outcomes = harness.run_case_modes(case, ROWS, load_registry(), BASE, KNOWN, results=results)
-    problems = [f"[{mode}] {p}" for mode, o in outcomes.items() for p in _problems(o)]
+    """One materialized tree, checked plainly and at the end of a turn, its
+    status (the next action) from the plain run, and for a failing case the
+    SARIF log of that run (one result per JSON finding)."""
+    results, sarif = {}, []
+
+    def outputs(mode, result):
+        # A failing case's SARIF log has one result per JSON finding, in
+        # order (the same run: each tree materialized and linted once).
+        if mode == "plain" and case["expected"]["problems"]:
+            log = json.loads(render_sarif(result))
+            found = [f["code"] for f in json.loads(render_json(result))["findings"]]
+            if [r["ruleId"] for r in log["runs"][0]["results"]] != found:
+                sarif.append(f"[sarif] the log's results are not the JSON findings {found}")
+
+    outcomes = harness.run_case_modes(case, ROWS, load_registry(), BASE, KNOWN, results=results, inspect=outputs)
+    problems = [f"[{mode}] {p}" for mode, o in outcomes.items() for p in _problems(o)] + sarif
     # `standards-lint status` on the same run: valid JSON naming a next action
     # (tests/test_status.py, issue 20), materialized and linted once.
     problems += [f"[status] {p}" for p in status_problems(case, results["plain"], Counter())]
